@@ -1,0 +1,56 @@
+"""The result of evaluating a plan: the JSON of SPEC §2 plus the frames behind the report."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+OPTION_FIELDS = (
+    "name", "kind", "feasible", "reasons", "warnings", "gpu", "gpus", "gpu_hours_per_month",
+    "total_cost", "present_value", "residual_value", "cost_per_gpu_hour", "monthly_cost",
+    "energy_kwh", "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
+    "first_unmet_month",
+)
+BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
+
+
+@dataclass
+class Result:
+    """What :meth:`planner.Plan.evaluate` returns.
+
+    ``data`` is the JSON object of SPEC §2 (plain Python values, ``None`` for null).
+    ``monthly`` is long form: columns ``option``, ``month``, ``component``, ``cost`` [currency].
+    ``cost_vs_usage`` has columns ``gpu_hours_per_month`` (month-1 reference GPU-hours),
+    ``option``, ``present_value`` and ``total_cost`` [currency], NaN where the option is
+    infeasible at that level.
+    ``assumptions`` lists what the figures rest on: dicts with ``item``, ``value``, ``as_of``
+    and ``source`` (``as_of``/``source`` ``None`` for the user's own inputs).
+    ``inputs`` are the few inputs that matter most, as (label, formatted value) pairs.
+    """
+
+    data: dict[str, Any]
+    monthly: pd.DataFrame
+    cost_vs_usage: pd.DataFrame
+    assumptions: list[dict[str, Any]] = field(default_factory=list)
+    inputs: list[tuple[str, str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of SPEC §2 (a deep copy)."""
+        return copy.deepcopy(self.data)
+
+    @property
+    def options(self) -> pd.DataFrame:
+        """One row per option, the fields of SPEC §2."""
+        return pd.DataFrame(self.data["options"], columns=list(OPTION_FIELDS))
+
+    @property
+    def break_even(self) -> pd.DataFrame:
+        """One row per (own option, other option) pair."""
+        return pd.DataFrame(self.data["break_even"], columns=list(BREAK_EVEN_FIELDS))
+
+    @property
+    def cheapest(self) -> str | None:
+        return self.data["cheapest"]
