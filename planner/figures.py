@@ -1,0 +1,143 @@
+"""The figures of SPEC §2 for every option and pair, as arrays over scenarios.
+
+One computation serves both a single evaluation (S = 1, turned into the JSON of §2) and a sweep
+(turned into a DataFrame), so a sweep equals the evaluations it replaces by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from planner.breakeven import break_even_level, break_even_months, hours_until
+from planner.model import Array, Model, OwnCard
+from planner.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
+
+_UNMET_TOLERANCE = 1e-9
+
+
+@dataclass
+class OptionFigures:
+    """Per-scenario figures of one option; arrays of shape (S,)."""
+
+    name: str
+    kind: str
+    feasible: Array
+    total_cost: Array
+    present_value: Array
+    residual_value: Array
+    cost_per_gpu_hour: Array
+    energy_kwh: Array | None
+    carbon_kg: Array | None
+    gpu_hours_per_month: Array
+    capacity_gpu_hours_per_month: Array | None
+    unmet_gpu_hours_per_month: Array
+    first_unmet_month: Array  # NaN: none
+    flows: Flows = field(repr=False)
+
+
+@dataclass
+class PairFigures:
+    own: str
+    versus: str
+    months: Array
+    system_hours: Array
+    gpu_hours_per_month: Array
+
+
+@dataclass
+class Figures:
+    options: list[OptionFigures]
+    pairs: list[PairFigures]
+    cheapest: Array  # index into options, -1 when none is feasible
+
+
+KIND = {"CloudCard": "cloud", "OwnCard": "own", "FreeTierCard": "free_tier"}
+
+
+def compute(model: Model, *, break_even: bool = True) -> Figures:
+    """All figures of every option and every break-even pair, for all scenarios at once."""
+    flows_by_name = evaluate(model)
+    rows = max(model.scenarios, 1)
+    disc = discount(model)
+    work = work_by_month(model)
+    options = []
+    for name, flows in flows_by_name.items():
+        card = model.cards[name]
+        feasible = flows.feasible(rows)
+        total = np.broadcast_to(total_cost(flows), (rows,))
+        pv = np.broadcast_to(present_value(model, flows, disc), (rows,))
+        if model.demand.form == "flops":
+            reference_hours = flows.needed.sum(axis=1)
+        else:
+            reference_hours = work.sum(axis=1)
+        reference_hours = np.broadcast_to(reference_hours, (rows,))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            per_hour = np.where(reference_hours > 0, total / reference_hours, np.nan)
+        unmet = np.broadcast_to(flows.unmet, (rows, flows.unmet.shape[1]))
+        needed = np.broadcast_to(flows.needed, unmet.shape)
+        is_unmet = unmet > _UNMET_TOLERANCE * np.maximum(needed, 1.0)
+        first_unmet = np.where(is_unmet.any(axis=1), np.argmax(is_unmet, axis=1), np.nan)
+        options.append(OptionFigures(
+            name=name, kind=KIND[type(card).__name__], feasible=feasible,
+            total_cost=np.where(feasible, total, np.nan),
+            present_value=np.where(feasible, pv, np.nan),
+            residual_value=np.where(feasible, np.broadcast_to(flows.residual_value, (rows,)),
+                                    np.nan),
+            cost_per_gpu_hour=np.where(feasible, per_hour, np.nan),
+            energy_kwh=_sum_or_none(flows.energy_kwh, feasible, rows),
+            carbon_kg=_sum_or_none(flows.carbon_kg, feasible, rows),
+            gpu_hours_per_month=np.broadcast_to(flows.served[:, 1], (rows,)),
+            capacity_gpu_hours_per_month=(None if flows.capacity is None
+                                          else np.broadcast_to(flows.capacity, (rows,))),
+            unmet_gpu_hours_per_month=unmet[:, 1],
+            first_unmet_month=first_unmet,
+            flows=flows,
+        ))
+    pairs = _pairs(model, options, break_even) if options else []
+    return Figures(options=options, pairs=pairs, cheapest=_cheapest(options, rows))
+
+
+def _sum_or_none(monthly: Array | None, feasible: Array, rows: int) -> Array | None:
+    if monthly is None:
+        return None
+    return np.where(feasible, np.broadcast_to(monthly.sum(axis=1), (rows,)), np.nan)
+
+
+def _cheapest(options: list[OptionFigures], rows: int) -> Array:
+    """Index of the feasible option with the lowest present value; first on a tie; -1: none."""
+    if not options:
+        return np.full(rows, -1)
+    pv = np.stack([np.where(o.feasible, o.present_value, np.inf) for o in options], axis=1)
+    best = pv.min(axis=1, keepdims=True)
+    tie = pv <= best + 1e-9 * np.maximum(np.abs(best), 1.0)
+    index = np.argmax(tie, axis=1)
+    return np.where(np.isfinite(best[:, 0]), index, -1)
+
+
+def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list[PairFigures]:
+    """Every own option against every other option (own against own both ways)."""
+    pairs = []
+    rows = options[0].feasible.shape[0]
+    for own in options:
+        card = model.cards[own.name]
+        if not isinstance(card, OwnCard):
+            continue
+        for other in options:
+            if other is own:
+                continue
+            both = own.feasible & other.feasible
+            months = break_even_months(own.flows.monthly_cost, other.flows.monthly_cost)
+            months = np.where(both, np.broadcast_to(months, (rows,)), np.nan)
+            hours = hours_until(np.broadcast_to(own.flows.system_hours,
+                                                own.flows.monthly_cost.shape), months)
+            if break_even:
+                level = np.broadcast_to(break_even_level(model, own.name, other.name), (rows,))
+                if model.demand.form == "flops":
+                    level = level * card.gpu_hours_per_unit[:, 0]
+                level = np.where(both, level, np.nan)
+            else:
+                level = np.full(rows, np.nan)
+            pairs.append(PairFigures(own.name, other.name, months, hours, level))
+    return pairs

@@ -1,0 +1,183 @@
+"""The resolved model: everything the cost engine needs, as arrays.
+
+Every per-scenario number is a float array of shape (S, 1) (or (1, 1) when it is the same for all
+scenarios), so it broadcasts against the month axis: cash flows are (S, T + 1) arrays, month 0
+first. Structure that changes the shape of the computation (horizon, pricing, always-on, whether
+a loan exists, which option overflows to which) is plain Python and the same for all scenarios
+of one model; a sweep groups scenarios by it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+Array = np.ndarray
+
+
+def col(value: Any) -> Array:
+    """A number or a 1-D array of per-scenario numbers as an (S, 1) float array."""
+    return np.asarray(value, dtype=float).reshape(-1, 1)
+
+
+@dataclass
+class Demand:
+    """The work, in reference units: reference GPU-hours, or FLOPs with ``form == "flops"``."""
+
+    form: str  # "gpu_hours" | "flops"
+    level: Array  # month-1 work [reference GPU-hours or FLOPs]
+    growth_per_year: Array  # [fraction per year]
+    gpus: Array  # GPUs one job uses [count]
+    job_hours: Array | None  # wall-clock length of one job on the reference [h]
+    checkpoint_minutes: Array  # [min]
+    data_gb: Array  # [GB]
+    min_gpu_memory_gb: Array  # [GB]
+
+
+@dataclass
+class Calendar:
+    horizon_months: int  # T
+    hours_per_month: Array  # H [h]
+    discount_rate: Array  # [fraction per year]
+
+    @property
+    def months(self) -> Array:
+        return np.arange(self.horizon_months + 1)
+
+
+@dataclass
+class Card:
+    """What every option has: its name, how its GPU-hours relate to the work, its GPU."""
+
+    name: str
+    gpu: str | None
+    gpu_memory_gb: Array  # per GPU, NaN when unknown [GB]
+    gpu_hours_per_unit: Array  # own GPU-hours per reference unit (1/relative_speed) [h/unit]
+    job_hours: Array | None  # wall-clock length of one job on this option [h]
+
+
+@dataclass
+class CloudCard(Card):
+    pricing: str = "on_demand"
+    gpus: Array = None  # GPUs per instance
+    price_per_hour: Array = None  # price paid per rented instance-hour (on-demand or spot)
+    on_demand_price_per_hour: Array = None  # for reserved overflow
+    reserved_price_per_hour: Array | None = None
+    term_months: int = 0
+    reserved_instances: Array | None = None  # None: chosen to minimize present value
+    billing_increment_hours: Array = None
+    interruptions_per_hour: Array = None
+    restart_minutes: Array = None
+    storage_per_gb_month: Array = None
+
+
+@dataclass
+class Financing:
+    annual_rate: Array
+    months: Array
+    down_payment: Array
+
+
+@dataclass
+class OwnCard(Card):
+    gpu_count: Array = None
+    purchase_price: Array = None
+    lifetime_months: Array = None
+    resale_fraction: Array = None
+    power_kw: Array = None
+    idle_power_kw: Array = None
+    always_on: bool = False
+    maintenance_per_year: Array = None
+    fixed_cost_per_month: Array = None
+    operating_cost_per_hour: Array = None
+    availability: Array = None
+    electricity_per_kwh: Array = None
+    pue: Array = None
+    carbon_kg_per_kwh: Array | None = None
+    financing: Financing | None = None
+    overflow: str | None = None
+
+
+@dataclass
+class FreeTierCard(Card):
+    gpus: Array = None
+    session_hours: Array = None  # NaN: no session limit
+    weekly_quota_hours: Array = None  # NaN: no limit
+    daily_quota_hours: Array = None
+    monthly_quota_hours: Array = None
+    fee_per_month: Array = None
+    setup_minutes: Array = None
+    availability: Array = None
+    fallback: str | None = None
+
+
+@dataclass
+class Model:
+    calendar: Calendar
+    demand: Demand
+    cards: dict[str, Card]
+    target_of: dict[str, str] = field(default_factory=dict)  # option -> overflow/fallback
+
+    @property
+    def scenarios(self) -> int:
+        """S: the largest first dimension among the arrays."""
+        return _max_rows(self)
+
+
+def _max_rows(obj) -> int:
+    rows = 1
+    for value in _arrays(obj):
+        rows = max(rows, value.shape[0])
+    return rows
+
+
+def _arrays(obj):
+    if isinstance(obj, np.ndarray):
+        yield obj
+    elif dataclasses.is_dataclass(obj):
+        for f in dataclasses.fields(obj):
+            yield from _arrays(getattr(obj, f.name))
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            yield from _arrays(value)
+
+
+def map_arrays(obj, fn):
+    """A copy of ``obj`` with ``fn`` applied to every numpy array inside it."""
+    if isinstance(obj, np.ndarray):
+        return fn(obj)
+    if dataclasses.is_dataclass(obj):
+        return dataclasses.replace(
+            obj, **{f.name: map_arrays(getattr(obj, f.name), fn) for f in dataclasses.fields(obj)
+                    if f.init})
+    if isinstance(obj, dict):
+        return {key: map_arrays(value, fn) for key, value in obj.items()}
+    return obj
+
+
+def repeat_scenarios(model: Model, times: int) -> Model:
+    """Each scenario repeated ``times`` times in a row (S → S·times); shared numbers stay shared."""
+    rows = model.scenarios
+
+    def rep(a: Array) -> Array:
+        return np.repeat(a, times, axis=0) if a.shape[0] == rows and rows > 1 else a
+
+    return map_arrays(model, rep)
+
+
+def take_scenarios(model: Model, index) -> Model:
+    """The scenarios at ``index`` (a slice or an index array)."""
+    rows = model.scenarios
+
+    def take(a: Array) -> Array:
+        return a[index] if a.shape[0] == rows and rows > 1 else a
+
+    return map_arrays(model, take)
+
+
+def with_level(model: Model, level: Array) -> Model:
+    """The same model with month-1 work ``level`` (S, 1) [reference units]."""
+    return dataclasses.replace(model, demand=dataclasses.replace(model.demand, level=col(level)))

@@ -1,0 +1,212 @@
+"""From a validated usage document to the arrays of the cost model.
+
+Reads the usage data as plain Python (numbers may be numpy arrays: a sweep), asks the pricing
+module for rate cards, and builds :class:`planner.model.Model`. Every problem found is collected
+with its key path; the caller turns them into located :class:`~planner.errors.Problem` objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from planner.model import (Calendar, CloudCard, Demand, Financing, FreeTierCard, Model,
+                           OwnCard, col)
+from pricing.catalog import Catalog
+from pricing.rates import (PRICE_COLUMN, PricingError, Provenance, cloud_rates,
+                           free_tier_rates, own_rates)
+
+TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36}
+
+
+@dataclass
+class Issue:
+    """A problem found while resolving: key path, message, suggestions."""
+
+    path: str
+    message: str
+    suggestions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Resolved:
+    model: Model
+    provenance: list[Provenance]
+    warnings: dict[str, list[str]]  # option name -> warnings found while resolving
+    issues: list[Issue]
+
+
+def demand_level(demand: Mapping[str, Any], hours_per_month) -> tuple[str, Any]:
+    """Month-1 work in reference units and its form (SPEC §1.1)."""
+    if demand.get("flops_per_month") is not None:
+        return "flops", demand["flops_per_month"]
+    if demand.get("utilization") is not None:
+        return "gpu_hours", demand["utilization"] * hours_per_month * demand["gpus"]
+    return "gpu_hours", demand["gpu_hours_per_month"]
+
+
+def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
+    """Build the model of a usage document given as plain data (SPEC §1 keys)."""
+    issues: list[Issue] = []
+    provenance: list[Provenance] = []
+    warnings: dict[str, list[str]] = {}
+    d = usage["demand"]
+    H = usage["hours_per_month"]
+    form, level = demand_level(d, H)
+    demand = Demand(
+        form=form, level=col(level), growth_per_year=col(d["growth_per_year"]),
+        gpus=col(d["gpus"]),
+        job_hours=None if d.get("job_hours") is None else col(d["job_hours"]),
+        checkpoint_minutes=col(d["checkpoint_minutes"]), data_gb=col(d["data_gb"]),
+        min_gpu_memory_gb=col(d["min_gpu_memory_gb"]),
+    )
+    calendar = Calendar(horizon_months=int(usage["horizon_months"]), hours_per_month=col(H),
+                        discount_rate=col(usage["discount_rate"]))
+    reference = d.get("reference_gpu")
+    if reference is not None:
+        try:
+            row = catalog.gpu(reference)
+            provenance.append(Provenance(f"reference GPU {row.name}", "throughput reference",
+                                         row.as_of, row.source))
+        except LookupError as err:
+            issues.append(Issue("demand.reference_gpu", f"unknown GPU {reference!r} in the catalog",
+                                list(getattr(err, "suggestions", []))))
+            reference = None
+    cards = {}
+    target_of = {}
+    for i, option in enumerate(usage["options"]):
+        name = option["name"]
+        path = f"options[{i}]"
+        notes: list[str] = []
+        try:
+            card, prov = _card(usage, option, catalog, demand, reference, notes)
+        except PricingError as err:
+            issues.append(Issue(f"{path}.{err.key}", err.message, err.suggestions))
+            continue
+        provenance.extend(prov)
+        warnings[name] = notes
+        cards[name] = card
+        target = option.get("overflow") or option.get("fallback")
+        if target is not None:
+            target_of[name] = target
+    model = Model(calendar=calendar, demand=demand, cards=cards, target_of=target_of)
+    return Resolved(model=model, provenance=_unique(provenance), warnings=warnings,
+                    issues=issues)
+
+
+def _unique(items: list[Provenance]) -> list[Provenance]:
+    seen, out = set(), []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+
+
+def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tflops,
+                        reference, catalog: Catalog, notes: list[str]):
+    """Own GPU-hours per reference unit, and the job length on this option [h]."""
+    d = usage["demand"]
+    speed = option.get("relative_speed")
+    if demand.form == "flops":
+        if speed is not None:
+            notes.append("relative_speed does not apply to FLOPs demand and was ignored")
+        peak = np.asarray(peak_tflops, dtype=float)
+        if np.isnan(peak).any():
+            raise PricingError("relative_speed" if gpu is None else "gpu",
+                               "FLOPs demand needs the GPU's peak_tflops: name a catalog gpu "
+                               "or give peak_tflops")
+        per_unit = 1.0 / (peak * 1e12 * d["flops_efficiency"] * 3600.0)
+        return col(per_unit), demand.job_hours
+    if speed is None:
+        speed = 1.0
+        if gpu is not None and reference is not None:
+            ratio = catalog.relative_speed(gpu, reference, d["workload"])
+            if ratio is not None:
+                speed = ratio
+            else:
+                notes.append(f"no throughput figure relates {gpu} to {reference}; "
+                             "relative speed 1 assumed")
+    speed = col(speed)
+    job = None if demand.job_hours is None else demand.job_hours / speed
+    return 1.0 / speed, job
+
+
+def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
+    currency = usage["currency"]
+    fx = usage.get("fx") or {}
+    name = option["name"]
+    if option.get("cloud") is not None:
+        pricing = option.get("pricing") or "on_demand"
+        rates = cloud_rates(
+            catalog, option["cloud"], pricing=pricing, region=option.get("region"),
+            currency=currency, fx=fx,
+            billing_increment_minutes=option.get("billing_increment_minutes"),
+            interruptions_per_hour=option.get("interruptions_per_hour"),
+            storage_per_gb_month=option.get("storage_per_gb_month"))
+        per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
+                                            rates.facts.peak_tflops, reference, catalog, notes)
+        reserved = pricing in TERM_MONTHS
+        price = getattr(rates, PRICE_COLUMN[pricing])
+        if price is None:
+            raise PricingError("cloud", f"{PRICE_COLUMN[pricing]} is required for "
+                                        f"{pricing} pricing")
+        card = CloudCard(
+            name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
+            gpu_hours_per_unit=per_unit, job_hours=job, pricing=pricing, gpus=col(rates.gpus),
+            price_per_hour=col(price), on_demand_price_per_hour=col(rates.price_per_hour),
+            reserved_price_per_hour=col(price) if reserved else None,
+            term_months=TERM_MONTHS.get(pricing, 0),
+            reserved_instances=(None if option.get("reserved_instances") is None
+                                else col(option["reserved_instances"])),
+            billing_increment_hours=col(rates.billing_increment_minutes) / 60.0,
+            interruptions_per_hour=col(rates.interruptions_per_hour),
+            restart_minutes=col(option.get("restart_minutes", 5.0)),
+            storage_per_gb_month=col(rates.storage_per_gb_month),
+        )
+        return card, rates.provenance
+    if option.get("own") is not None:
+        own = option["own"]
+        rates = own_rates(catalog, own, currency=currency, fx=fx)
+        per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
+                                            rates.facts.peak_tflops, reference, catalog, notes)
+        site = usage.get("site") or {}
+        financing = own.get("financing")
+        carbon = site.get("carbon_kg_per_kwh")
+        lifetime = np.maximum(np.floor(np.asarray(own["lifetime_years"], float) * 12 + 0.5), 1)
+        card = OwnCard(
+            name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
+            gpu_hours_per_unit=per_unit, job_hours=job, gpu_count=col(rates.gpu_count),
+            purchase_price=col(rates.purchase_price), lifetime_months=col(lifetime),
+            resale_fraction=col(own["resale_fraction"]),
+            power_kw=col(rates.power_watts) / 1000.0,
+            idle_power_kw=col(own["idle_power_watts"]) / 1000.0,
+            always_on=bool(own["always_on"]),
+            maintenance_per_year=col(own["maintenance_per_year"]),
+            fixed_cost_per_month=col(own["fixed_cost_per_month"]),
+            operating_cost_per_hour=col(own["operating_cost_per_hour"]),
+            availability=col(own["availability"]),
+            electricity_per_kwh=col(site.get("electricity_per_kwh") or 0.0),
+            pue=col(site.get("pue", 1.0)),
+            carbon_kg_per_kwh=None if carbon is None else col(carbon),
+            financing=None if financing is None else Financing(
+                annual_rate=col(financing["annual_rate"]), months=col(financing["months"]),
+                down_payment=col(financing.get("down_payment") or 0.0)),
+            overflow=option.get("overflow"),
+        )
+        return card, rates.provenance
+    rates = free_tier_rates(catalog, option["free_tier"], currency=currency, fx=fx)
+    per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
+                                        rates.facts.peak_tflops, reference, catalog, notes)
+    card = FreeTierCard(
+        name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
+        gpu_hours_per_unit=per_unit, job_hours=job, gpus=col(rates.gpus),
+        session_hours=col(rates.session_hours), weekly_quota_hours=col(rates.weekly_quota_hours),
+        daily_quota_hours=col(rates.daily_quota_hours),
+        monthly_quota_hours=col(rates.monthly_quota_hours),
+        fee_per_month=col(rates.fee_per_month), setup_minutes=col(rates.setup_minutes),
+        availability=col(rates.availability), fallback=option.get("fallback"),
+    )
+    return card, rates.provenance

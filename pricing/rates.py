@@ -1,0 +1,280 @@
+"""Rate cards: a catalog entry or an inline price, turned into what the cost model needs.
+
+Each function takes the option's resource description (a catalog id or an inline map, as plain
+Python values) and returns a rate card whose money is in the plan's currency. Numbers may be
+numpy arrays (a sweep); the arithmetic here broadcasts.
+
+Problems are raised as :class:`PricingError` naming the key that is wrong; the caller locates
+them in the user's file. This module never imports ``planner``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from pricing.catalog import Catalog, CatalogLookupError
+
+#: Power of everything but the GPUs in an owned machine when the user gives none. [W]
+DEFAULT_SYSTEM_POWER_WATTS = 150.0
+
+PRICE_COLUMN = {
+    "on_demand": "price_per_hour",
+    "spot": "spot_price_per_hour",
+    "reserved_1y": "reserved_1y_price_per_hour",
+    "reserved_3y": "reserved_3y_price_per_hour",
+}
+
+
+class PricingError(ValueError):
+    """A resource that cannot be priced: ``key`` is the key at fault (relative to the option)."""
+
+    def __init__(self, key: str, message: str, suggestions: list[str] | None = None):
+        super().__init__(message)
+        self.key = key
+        self.message = message
+        self.suggestions = suggestions or []
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a figure came from: a catalog row's date and source."""
+
+    item: str
+    value: str
+    as_of: str | None
+    source: str | None
+
+
+@dataclass
+class GpuFacts:
+    """What is known of one GPU: id, memory [GB], peak dense FP16/BF16 throughput [TFLOPS]."""
+
+    gpu: str | None
+    gpu_memory_gb: Any
+    peak_tflops: Any
+
+
+@dataclass
+class CloudRates:
+    """Prices of one cloud instance type, per instance-hour, in the plan's currency."""
+
+    provider: str | None
+    instance: str | None
+    region: str | None
+    gpus: Any
+    facts: GpuFacts
+    price_per_hour: Any
+    spot_price_per_hour: Any
+    reserved_1y_price_per_hour: Any
+    reserved_3y_price_per_hour: Any
+    billing_increment_minutes: Any
+    interruptions_per_hour: Any
+    storage_per_gb_month: Any
+    provenance: list[Provenance] = field(default_factory=list)
+
+
+@dataclass
+class OwnRates:
+    """An owned machine: price [currency], power [W], GPUs and their facts."""
+
+    gpu_count: Any
+    facts: GpuFacts
+    purchase_price: Any
+    power_watts: Any
+    provenance: list[Provenance] = field(default_factory=list)
+
+
+@dataclass
+class FreeTierRates:
+    """A free or low-cost notebook tier: GPUs, sessions and quotas [wall-clock hours]."""
+
+    name: str
+    facts: GpuFacts
+    gpus: Any
+    session_hours: Any
+    weekly_quota_hours: Any
+    daily_quota_hours: Any
+    monthly_quota_hours: Any
+    fee_per_month: Any
+    setup_minutes: Any
+    availability: Any
+    provenance: list[Provenance] = field(default_factory=list)
+
+
+def fx_factor(row_currency: str, currency: str, fx: Mapping[str, Any], key: str) -> Any:
+    """Units of ``currency`` that one unit of ``row_currency`` buys (1 when they are the same)."""
+    if row_currency.upper() == currency.upper():
+        return 1.0
+    if row_currency.upper() not in fx:
+        raise PricingError(
+            key,
+            f"prices are in {row_currency} but the plan is in {currency}; add "
+            f"fx: {{{row_currency.upper()}: <{currency} per {row_currency}>}}",
+        )
+    return fx[row_currency.upper()]
+
+
+def _lookup(fn, key: str, *args):
+    try:
+        return fn(*args)
+    except CatalogLookupError as err:
+        what = {"gpu": "GPU", "cloud": "cloud instance", "free_tier": "free tier",
+                "region": "region"}.get(err.kind, err.kind)
+        raise PricingError(key, f"unknown {what} {err.key!r} in the catalog",
+                           list(err.suggestions)) from None
+
+
+def gpu_facts(catalog: Catalog, gpu_id: str | None, memory_gb, peak_tflops, key: str = "gpu"):
+    """GPU memory and peak throughput: the user's values first, then the catalog's."""
+    provenance: list[Provenance] = []
+    if gpu_id is None:
+        return GpuFacts(None, _or_nan(memory_gb), _or_nan(peak_tflops)), provenance
+    row = _lookup(catalog.gpu, key, gpu_id)
+    provenance.append(Provenance(f"GPU {row.name}", "memory, TDP, peak TFLOPS, throughput",
+                                 row.as_of, row.source))
+    memory = memory_gb if memory_gb is not None else _or_nan(row.memory_gb)
+    peak = peak_tflops if peak_tflops is not None else _or_nan(row.peak_fp16_tflops)
+    return GpuFacts(row.id, memory, peak), provenance
+
+
+def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing: str,
+                region: str | None, currency: str, fx: Mapping[str, Any],
+                billing_increment_minutes=None, interruptions_per_hour=None,
+                storage_per_gb_month=None) -> CloudRates:
+    """Rate card of a cloud option, from a catalog id ``provider/instance`` or an inline map.
+
+    The keys beside the option (billing increment, interruption rate, storage price) win over the
+    catalog; without them the catalog's value is used, else 0 (the interruption rate defaults to
+    the catalog's only for spot pricing).
+    """
+    if isinstance(resource, str):
+        row = _lookup(catalog.cloud, "cloud", resource, region, pricing)
+        k = fx_factor(row.currency, currency, fx, "cloud")
+        facts, prov = gpu_facts(catalog, row.gpu, None, None)
+        if row.gpu_memory_gb is not None:
+            facts.gpu_memory_gb = row.gpu_memory_gb
+        prices = {col: _money(getattr(row, col), k) for col in PRICE_COLUMN.values()}
+        if prices[PRICE_COLUMN[pricing]] is None:
+            raise PricingError(
+                "pricing", f"{row.id} has no {pricing.replace('_', ' ')} price in the catalog")
+        default_interruptions = row.interruptions_per_hour if pricing == "spot" else None
+        rates = CloudRates(
+            provider=row.provider, instance=row.instance, region=row.region, gpus=row.gpus,
+            facts=facts, **prices,
+            billing_increment_minutes=_first(billing_increment_minutes,
+                                             row.billing_increment_minutes),
+            interruptions_per_hour=_first(interruptions_per_hour, default_interruptions),
+            storage_per_gb_month=_first(storage_per_gb_month,
+                                        _money(row.storage_per_gb_month, k)),
+            provenance=[Provenance(f"{row.id} ({row.region})",
+                                   f"{row.currency} {row.price_per_hour}/h on demand",
+                                   row.as_of, row.source), *prov],
+        )
+        return rates
+    if region is not None:
+        raise PricingError("region", "region applies only to catalog instances")
+    facts, prov = gpu_facts(catalog, resource.get("gpu"), resource.get("gpu_memory_gb"),
+                            resource.get("peak_tflops"), key="cloud.gpu")
+    return CloudRates(
+        provider=resource.get("provider"), instance=resource.get("instance"), region=None,
+        gpus=resource.get("gpus", 1), facts=facts,
+        price_per_hour=resource["price_per_hour"],
+        spot_price_per_hour=resource.get("spot_price_per_hour"),
+        reserved_1y_price_per_hour=resource.get("reserved_1y_price_per_hour"),
+        reserved_3y_price_per_hour=resource.get("reserved_3y_price_per_hour"),
+        billing_increment_minutes=_first(billing_increment_minutes),
+        interruptions_per_hour=_first(interruptions_per_hour),
+        storage_per_gb_month=_first(storage_per_gb_month),
+        provenance=prov,
+    )
+
+
+def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
+              fx: Mapping[str, Any]) -> OwnRates:
+    """Rate card of an owned machine; defaults from the catalog GPU (street price, TDP)."""
+    gpu_count = own.get("gpu_count", 1)
+    facts, prov = gpu_facts(catalog, own.get("gpu"), own.get("gpu_memory_gb"),
+                            own.get("peak_tflops"), key="own.gpu")
+    row = catalog.gpu(facts.gpu) if facts.gpu is not None else None
+    price = own.get("purchase_price")
+    if price is None:
+        if row is None or row.street_price is None:
+            raise PricingError("own.purchase_price",
+                               "purchase_price is required: the catalog has no street price "
+                               "for this GPU")
+        k = fx_factor(row.currency, currency, fx, "own.gpu")
+        price = gpu_count * row.street_price * k + own.get("system_price", 0.0)
+        prov.append(Provenance(f"street price of {row.name}",
+                               f"{row.currency} {row.street_price:,.0f} per GPU",
+                               row.price_as_of or row.as_of, row.source))
+    power = own.get("power_watts")
+    if power is None:
+        if row is None or row.tdp_watts is None:
+            raise PricingError("own.power_watts",
+                               "power_watts is required: the catalog has no TDP for this GPU")
+        power = gpu_count * row.tdp_watts + DEFAULT_SYSTEM_POWER_WATTS
+    return OwnRates(gpu_count=gpu_count, facts=facts, purchase_price=price, power_watts=power,
+                    provenance=prov)
+
+
+def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, currency: str,
+                    fx: Mapping[str, Any]) -> FreeTierRates:
+    """Rate card of a free tier, from a catalog id or an inline map (absent quotas are NaN)."""
+    if isinstance(resource, str):
+        row = _lookup(catalog.free_tier, "free_tier", resource)
+        k = fx_factor(row.currency, currency, fx, "free_tier") if row.fee_per_month else 1.0
+        facts, prov = gpu_facts(catalog, row.gpu, row.gpu_memory_gb, None)
+        values = {name: getattr(row, name) for name in (
+            "gpus", "session_hours", "weekly_quota_hours", "daily_quota_hours",
+            "monthly_quota_hours", "setup_minutes", "availability")}
+        values["fee_per_month"] = _money(row.fee_per_month, k)
+        prov.insert(0, Provenance(f"free tier {row.name}", _tier_summary(row), row.as_of,
+                                  row.source))
+        name = row.id
+    else:
+        facts, prov = gpu_facts(catalog, resource.get("gpu"), resource.get("gpu_memory_gb"),
+                                resource.get("peak_tflops"), key="free_tier.gpu")
+        values = {name: resource.get(name) for name in (
+            "gpus", "session_hours", "weekly_quota_hours", "daily_quota_hours",
+            "monthly_quota_hours", "setup_minutes", "availability", "fee_per_month")}
+        name = "inline"
+    defaults = {"gpus": 1, "setup_minutes": 0.0, "availability": 1.0, "fee_per_month": 0.0}
+    for key, default in defaults.items():
+        if values[key] is None:
+            values[key] = default
+    for key in ("session_hours", "weekly_quota_hours", "daily_quota_hours",
+                "monthly_quota_hours"):
+        values[key] = _or_nan(values[key])
+    return FreeTierRates(name=name, facts=facts, provenance=prov, **values)
+
+
+def _tier_summary(row) -> str:
+    parts = []
+    if row.weekly_quota_hours is not None:
+        parts.append(f"{row.weekly_quota_hours:g} h/week")
+    if row.daily_quota_hours is not None:
+        parts.append(f"{row.daily_quota_hours:g} h/day")
+    if row.monthly_quota_hours is not None:
+        parts.append(f"{row.monthly_quota_hours:g} h/month")
+    if row.session_hours is not None:
+        parts.append(f"{row.session_hours:g} h sessions")
+    return ", ".join(parts) or "no published quota"
+
+
+def _money(value, factor):
+    return None if value is None else value * factor
+
+
+def _first(*values):
+    """The first value that is not None, else 0."""
+    for value in values:
+        if value is not None:
+            return value
+    return 0.0
+
+
+def _or_nan(value):
+    return np.nan if value is None else value

@@ -1,0 +1,75 @@
+"""Small models built by hand for the engine's tests (no YAML, no catalog)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from planner.model import (Calendar, CloudCard, Demand, Financing, FreeTierCard, Model, OwnCard,
+                           col)
+
+NAN = np.nan
+
+
+def calendar(T=36, H=730.0, r=0.0):
+    return Calendar(horizon_months=T, hours_per_month=col(H), discount_rate=col(r))
+
+
+def demand(level=100.0, growth=0.0, gpus=1, job_hours=None, checkpoint=30.0, data_gb=0.0,
+           min_mem=0.0, form="gpu_hours"):
+    return Demand(form=form, level=col(level), growth_per_year=col(growth), gpus=col(gpus),
+                  job_hours=None if job_hours is None else col(job_hours),
+                  checkpoint_minutes=col(checkpoint), data_gb=col(data_gb),
+                  min_gpu_memory_gb=col(min_mem))
+
+
+def cloud(name="cloud", price=2.0, gpus=1, pricing="on_demand", reserved_price=None, term=0,
+          reserved_instances=None, billing_minutes=0.0, interruptions=0.0, restart=5.0,
+          storage=0.0, speed=1.0, memory=80.0, job_hours=None, on_demand=None):
+    return CloudCard(
+        name=name, gpu=None, gpu_memory_gb=col(memory), gpu_hours_per_unit=1 / col(speed),
+        job_hours=None if job_hours is None else col(job_hours), pricing=pricing,
+        gpus=col(gpus), price_per_hour=col(price),
+        on_demand_price_per_hour=col(price if on_demand is None else on_demand),
+        reserved_price_per_hour=None if reserved_price is None else col(reserved_price),
+        term_months=term,
+        reserved_instances=None if reserved_instances is None else col(reserved_instances),
+        billing_increment_hours=col(billing_minutes) / 60, interruptions_per_hour=col(
+            interruptions), restart_minutes=col(restart), storage_per_gb_month=col(storage))
+
+
+def own(name="box", price=10_000.0, gpu_count=1, lifetime_months=48, resale=0.0, power_w=0.0,
+        idle_w=0.0, always_on=False, maintenance_per_year=0.0, fixed=0.0, operating=0.0,
+        availability=1.0, electricity=0.0, pue=1.0, carbon=None, financing=None,
+        overflow=None, speed=1.0, memory=80.0, job_hours=None):
+    return OwnCard(
+        name=name, gpu=None, gpu_memory_gb=col(memory), gpu_hours_per_unit=1 / col(speed),
+        job_hours=job_hours, gpu_count=col(gpu_count), purchase_price=col(price),
+        lifetime_months=col(lifetime_months), resale_fraction=col(resale),
+        power_kw=col(power_w) / 1000, idle_power_kw=col(idle_w) / 1000, always_on=always_on,
+        maintenance_per_year=col(maintenance_per_year), fixed_cost_per_month=col(fixed),
+        operating_cost_per_hour=col(operating), availability=col(availability),
+        electricity_per_kwh=col(electricity), pue=col(pue),
+        carbon_kg_per_kwh=None if carbon is None else col(carbon),
+        financing=None if financing is None else Financing(*(col(v) for v in financing)),
+        overflow=overflow)
+
+
+def free_tier(name="tier", gpus=1, session=NAN, weekly=NAN, daily=NAN, monthly=NAN, fee=0.0,
+              setup=0.0, availability=1.0, fallback=None, speed=1.0, memory=16.0):
+    return FreeTierCard(
+        name=name, gpu=None, gpu_memory_gb=col(memory), gpu_hours_per_unit=1 / col(speed),
+        job_hours=None, gpus=col(gpus), session_hours=col(session),
+        weekly_quota_hours=col(weekly), daily_quota_hours=col(daily),
+        monthly_quota_hours=col(monthly), fee_per_month=col(fee), setup_minutes=col(setup),
+        availability=col(availability), fallback=fallback)
+
+
+def model(*cards, cal=None, dem=None):
+    cards_by_name = {c.name: c for c in cards}
+    targets = {}
+    for c in cards:
+        target = getattr(c, "overflow", None) or getattr(c, "fallback", None)
+        if target:
+            targets[c.name] = target
+    return Model(calendar=cal or calendar(), demand=dem or demand(), cards=cards_by_name,
+                 target_of=targets)
