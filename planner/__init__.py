@@ -1,1 +1,31 @@
+"""planner: rent GPUs, live on free notebook tiers, or buy your own — and when buying pays off.
 
+>>> import planner
+>>> plan = planner.load("usage.yaml")       # doctest: +SKIP
+>>> result = plan.evaluate()                # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+__all__ = ["load", "report", "Plan", "Result", "UserError"]
+
+
+def __getattr__(name):
+    # Lazy: `planner --help` must not import numpy, pandas or the report stack.
+    if name in ("load", "Plan"):
+        from planner import plan
+
+        return getattr(plan, name)
+    if name == "Result":
+        from planner.result import Result
+
+        return Result
+    if name == "UserError":
+        from planner.errors import UserError
+
+        return UserError
+    if name == "report":
+        from planner.report import write_report
+
+        return write_report
+    raise AttributeError(f"module 'planner' has no attribute {name!r}")
