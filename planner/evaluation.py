@@ -1,0 +1,187 @@
+"""A single evaluation turned into the Result of SPEC §2 and the frames behind the report."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from planner import fmt
+from planner.breakeven import pv_at_levels
+from planner.figures import Figures, OptionFigures
+from planner.model import OwnCard, FreeTierCard
+from planner.result import Result
+from planner.tco import COMPONENTS
+
+#: Points of the cost-against-usage curve in the report.
+USAGE_CURVE_POINTS = 81
+
+
+def _num(value) -> float | None:
+    """A JSON number or None (NaN and infinities are None)."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _int_or_none(value) -> int | None:
+    value = _num(value)
+    return None if value is None else int(value)
+
+
+def build_result(plan, figures: Figures) -> Result:
+    usage = plan.usage
+    model = plan.model
+    resolved = plan.resolved
+    options = [_option_row(plan, o) for o in figures.options]
+    pairs = [
+        {"own": p.own, "versus": p.versus, "months": _num(p.months[0]),
+         "system_hours": _num(p.system_hours[0]), "gpu_hours_per_month": _num(
+             p.gpu_hours_per_month[0])}
+        for p in figures.pairs
+        if _feasible(figures, p.own) and _feasible(figures, p.versus)
+    ]
+    cheapest = int(figures.cheapest[0])
+    as_of = sorted(p.as_of for p in resolved.provenance if p.as_of)
+    data = {
+        "format_version": 1,
+        "title": usage["title"],
+        "currency": usage["currency"],
+        "horizon_months": int(usage["horizon_months"]),
+        "hours_per_month": float(usage["hours_per_month"]),
+        "discount_rate": float(usage["discount_rate"]),
+        "catalog_as_of": as_of[0] if as_of else None,
+        "options": options,
+        "break_even": pairs,
+        "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,
+    }
+    return Result(
+        data=data,
+        monthly=_monthly_frame(figures),
+        cost_vs_usage=_cost_vs_usage(plan, data),
+        assumptions=_assumptions(plan),
+        inputs=_inputs(plan),
+    )
+
+
+def _feasible(figures: Figures, name: str) -> bool:
+    return any(o.name == name and bool(o.feasible[0]) for o in figures.options)
+
+
+def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
+    card = plan.model.cards[o.name]
+    flows = o.flows
+    feasible = bool(o.feasible[0])
+    reasons = _unique([text for mask, text in flows.infeasible if bool(np.asarray(mask).ravel()[0])])
+    warnings = plan.resolved.warnings.get(o.name, []) + _unique(
+        [text for mask, text in flows.warnings if bool(np.asarray(mask).ravel()[0])])
+    gpus = (card.gpus if not isinstance(card, OwnCard) else card.gpu_count)
+    row = {
+        "name": o.name,
+        "kind": o.kind,
+        "feasible": feasible,
+        "reasons": reasons,
+        "warnings": _unique(warnings),
+        "gpu": card.gpu,
+        "gpus": _int_or_none(np.asarray(gpus).ravel()[0]),
+        "gpu_hours_per_month": _num(o.gpu_hours_per_month[0]),
+        "total_cost": _num(o.total_cost[0]),
+        "present_value": _num(o.present_value[0]),
+        "residual_value": _num(o.residual_value[0]),
+        "cost_per_gpu_hour": _num(o.cost_per_gpu_hour[0]),
+        "monthly_cost": ([_num(v) for v in flows.monthly_cost[0]] if feasible else None),
+        "energy_kwh": None if o.energy_kwh is None else _num(o.energy_kwh[0]),
+        "carbon_kg": None if o.carbon_kg is None else _num(o.carbon_kg[0]),
+        "capacity_gpu_hours_per_month": (None if o.capacity_gpu_hours_per_month is None
+                                         else _num(o.capacity_gpu_hours_per_month[0])),
+        "unmet_gpu_hours_per_month": _num(o.unmet_gpu_hours_per_month[0]),
+        "first_unmet_month": _int_or_none(o.first_unmet_month[0]),
+    }
+    return row
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _monthly_frame(figures: Figures) -> pd.DataFrame:
+    """Long form: option, month, component, cost — feasible options only."""
+    frames = []
+    for o in figures.options:
+        if not bool(o.feasible[0]):
+            continue
+        for component in COMPONENTS:
+            values = o.flows.components.get(component)
+            if values is None:
+                continue
+            values = np.asarray(values)[0]
+            frames.append(pd.DataFrame({"option": o.name, "month": np.arange(values.size),
+                                        "component": component, "cost": values}))
+    if not frames:
+        return pd.DataFrame(columns=["option", "month", "component", "cost"])
+    frame = pd.concat(frames, ignore_index=True)
+    frame.attrs["unit"] = "currency per month"
+    return frame
+
+
+def _cost_vs_usage(plan, data: dict[str, Any]) -> pd.DataFrame:
+    """Present value and total cost of every option over a range of month-1 demand levels."""
+    model = plan.model
+    level = float(np.asarray(model.demand.level).ravel()[0])
+    marks = [level]
+    for pair in data["break_even"]:
+        if pair["gpu_hours_per_month"] is not None and model.demand.form != "flops":
+            marks.append(pair["gpu_hours_per_month"])
+    for name, card in model.cards.items():
+        if isinstance(card, (OwnCard, FreeTierCard)):
+            option = next(o for o in data["options"] if o["name"] == name)
+            cap = option["capacity_gpu_hours_per_month"]
+            if cap:
+                marks.append(cap / float(np.asarray(card.gpu_hours_per_unit).ravel()[0]))
+    top = max(marks) * 1.5 if max(marks) > 0 else 1.0
+    levels = np.linspace(0.0, top, USAGE_CURVE_POINTS)[None, :]
+    names = list(model.cards)
+    pv, ok = pv_at_levels(model, names, levels)
+    frames = []
+    for name in names:
+        frames.append(pd.DataFrame({
+            "gpu_hours_per_month": levels[0], "option": name,
+            "present_value": np.where(ok[name][0], pv[name][0], np.nan)}))
+    frame = pd.concat(frames, ignore_index=True)
+    frame.attrs["unit"] = data["currency"]
+    return frame
+
+
+def _assumptions(plan) -> list[dict[str, Any]]:
+    out = []
+    for p in plan.resolved.provenance:
+        out.append({"item": p.item, "value": p.value, "as_of": p.as_of, "source": p.source})
+    return out
+
+
+def _inputs(plan) -> list[tuple[str, str]]:
+    """The few inputs that matter most, formatted."""
+    usage = plan.usage
+    currency = usage["currency"]
+    d = usage["demand"]
+    out = []
+    if d.get("gpu_hours_per_month") is not None:
+        out.append(("Demand", f"{fmt.number(d['gpu_hours_per_month'], 0)} GPU-hours/month"))
+    elif d.get("utilization") is not None:
+        out.append(("Demand", f"{fmt.percent(d['utilization'])} of {d['gpus']} GPU(s) busy"))
+    else:
+        out.append(("Demand", f"{d['flops_per_month']:.3g} FLOPs/month"))
+    if d.get("growth_per_year"):
+        out.append(("Demand growth", f"{fmt.percent(d['growth_per_year'])} a year"))
+    out.append(("GPUs per job", str(d["gpus"])))
+    out.append(("Horizon", f"{usage['horizon_months']} months"))
+    if usage["discount_rate"]:
+        out.append(("Discount rate", f"{fmt.percent(usage['discount_rate'])} a year"))
+    site = usage.get("site") or {}
+    if site.get("electricity_per_kwh") is not None:
+        out.append(("Electricity", fmt.money_rate(site["electricity_per_kwh"], currency, "kWh")))
+        out.append(("PUE", f"{site.get('pue', 1.0):g}"))
+    return out

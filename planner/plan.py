@@ -1,0 +1,125 @@
+"""The Python API of SPEC §4: a loaded plan, its evaluation, replacements and sweeps."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from planner.errors import Problem, UserError
+from planner.figures import Figures, compute
+from planner.model import Model
+from planner.paths import set_path
+from planner.resolve import Resolved, resolve
+from planner.usage import UsageDocument, load_usage
+
+#: Scenarios evaluated at once in a sweep; bounds memory (a few hundred MB at most).
+DEFAULT_CHUNK_SCENARIOS = 16_384
+
+
+class Plan:
+    """A validated usage document with its catalog, ready to evaluate.
+
+    Build one with :func:`planner.load`.
+    """
+
+    def __init__(self, document: UsageDocument, data: dict[str, Any], catalog, base_dir: Path):
+        self.document = document
+        self.data = data
+        self.catalog = catalog
+        self.base_dir = base_dir
+        self._resolved: Resolved | None = None
+
+    # -- building -------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, source: str | os.PathLike | Mapping[str, Any]) -> "Plan":
+        document = load_usage(source if not isinstance(source, Mapping) else dict(source))
+        data = document.data
+        base_dir = Path(source).parent if not isinstance(source, Mapping) else Path.cwd()
+        return cls._from(document, data, base_dir)
+
+    @classmethod
+    def _from(cls, document: UsageDocument, data: dict[str, Any], base_dir: Path) -> "Plan":
+        catalog = _catalog(document, base_dir)
+        plan = cls(document, data, catalog, base_dir)
+        plan.resolved  # noqa: B018 — report catalog problems now, not at evaluation
+        return plan
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        """The validated usage document as plain data, defaults filled in."""
+        return self.document.usage.model_dump()
+
+    @property
+    def resolved(self) -> Resolved:
+        if self._resolved is None:
+            resolved = resolve(self.usage, self.catalog)
+            if resolved.issues:
+                raise UserError([self.document.problem(i.path, i.message,
+                                                       _suggest(i.suggestions))
+                                 for i in resolved.issues])
+            self._resolved = resolved
+        return self._resolved
+
+    @property
+    def model(self) -> Model:
+        return self.resolved.model
+
+    def replace(self, changes: Mapping[str, Any]) -> "Plan":
+        """A new plan with the values at dotted paths replaced (SPEC §4)."""
+        data = self.data
+        for path, value in changes.items():
+            data = set_path(data, path, value)
+        document = load_usage(data, name=self.document.file)
+        return Plan._from(document, data, self.base_dir)
+
+    # -- evaluating -----------------------------------------------------------------------
+
+    def evaluate(self):
+        """Costs, break-even and the cheapest option: a :class:`planner.result.Result`."""
+        from planner.evaluation import build_result
+
+        figures = compute(self.model)
+        return build_result(self, figures)
+
+    def figures(self, *, break_even: bool = True) -> Figures:
+        return compute(self.model, break_even=break_even)
+
+    def sweep(self, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
+              chunk_size: int = DEFAULT_CHUNK_SCENARIOS, break_even: bool = True):
+        """Evaluate every scenario of ``axes`` (dotted path → values); a tidy DataFrame."""
+        from planner.sweep import run_sweep
+
+        return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even)
+
+
+def load(source: str | os.PathLike | Mapping[str, Any]) -> Plan:
+    """Load and validate a usage file (or a dict of the same content)."""
+    return Plan.load(source)
+
+
+def _suggest(suggestions: list[str]) -> str | None:
+    if not suggestions:
+        return None
+    return " or ".join(repr(s) for s in suggestions[:3])
+
+
+def _catalog(document: UsageDocument, base_dir: Path):
+    from pricing.catalog import CatalogFileError, load_catalog
+
+    files = [base_dir / p for p in (document.usage.catalogs or [])]
+    problems = []
+    for i, path in enumerate(files):
+        if not path.is_file():
+            problems.append(document.problem(f"catalogs[{i}]",
+                                             f"catalog file {str(document.usage.catalogs[i])!r} "
+                                             "not found (paths are relative to the usage file)"))
+    if problems:
+        raise UserError(problems)
+    try:
+        return load_catalog(files)
+    except CatalogFileError as err:
+        raise UserError([Problem(str(err), file=getattr(err, "file", None),
+                                 line=getattr(err, "line", None))]) from None
+

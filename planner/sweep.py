@@ -1,0 +1,218 @@
+"""What-if sweeps (SPEC §4): every scenario of a grid, computed as arrays, in bounded chunks.
+
+Scenarios that share their non-numeric values (pricing, horizon, …) form a group with one
+structure; within a group every swept number becomes an array over scenarios and the whole
+group is evaluated in chunks of ``chunk_size`` scenarios by the same engine as a single
+evaluation.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from planner.errors import Problem, UserError
+from planner.figures import compute
+from planner.paths import canonical_path, set_path
+from planner.resolve import resolve
+from planner.usage import load_usage
+
+#: Keys whose numbers change the shape of the computation; their values are grouped.
+STRUCTURAL = {("horizon_months",)}
+#: The largest sweep accepted: beyond it, the output frame alone would not fit in memory.
+MAX_SCENARIOS = 50_000_000
+
+SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "total_cost",
+                 "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
+                 "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
+                 "first_unmet_month")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
+              chunk_size: int = 16_384, break_even: bool = True) -> pd.DataFrame:
+    if mode not in ("product", "zip"):
+        raise UserError([Problem(f"sweep mode must be 'product' or 'zip', not {mode!r}")])
+    if not axes:
+        raise UserError([Problem("a sweep needs at least one axis")])
+    names = list(axes)
+    values = [list(axes[name]) for name in names]
+    problems = [Problem(f"axis {name!r} has no values", path=name)
+                for name, vals in zip(names, values) if not vals]
+    if problems:
+        raise UserError(problems)
+    paths = [canonical_path(plan.data, name) for name in names]
+    numeric = [all(_is_number(v) for v in vals) and tuple(p) not in STRUCTURAL
+               for p, vals in zip(paths, values)]
+    sizes = [len(v) for v in values]
+    if mode == "zip":
+        if len(set(sizes)) != 1:
+            raise UserError([Problem("a zip sweep needs axes of equal length, got "
+                                     + ", ".join(f"{n}: {s}" for n, s in zip(names, sizes)))])
+        total = sizes[0]
+    else:
+        total = int(np.prod(sizes, dtype=object))
+    if total > MAX_SCENARIOS:
+        raise UserError([Problem(f"the sweep has {total:,} scenarios; the limit is "
+                                 f"{MAX_SCENARIOS:,} (split it into several sweeps)")])
+    index = _axis_indices(sizes, mode, total)
+    arrays = [np.asarray(v, dtype=float) if num else None for v, num in zip(values, numeric)]
+    _check_finite(names, arrays)
+    groups = _groups(index, numeric)
+    frames = []
+    for key, members in groups:
+        data = plan.data
+        for name, num, vals, k in zip(names, numeric, values, key):
+            data = set_path(data, name, vals[0] if num else vals[k])
+        document = _validated(data, plan, names, numeric, arrays, values, index, members)
+        usage = document.usage.model_dump()
+        for start in range(0, members.size, chunk_size):
+            chunk = members[start:start + chunk_size]
+            frames.append(_evaluate_chunk(plan, usage, paths, names, numeric, arrays, values,
+                                          index, chunk, break_even))
+    frame = pd.concat(frames, ignore_index=True)
+    frame = frame.sort_values(["scenario", "_order"], kind="stable").drop(columns="_order")
+    return frame.reset_index(drop=True)
+
+
+def _axis_indices(sizes: list[int], mode: str, total: int) -> list[np.ndarray]:
+    """For every axis, the index of its value in each scenario (scenario order: last axis
+    fastest in product mode)."""
+    scenario = np.arange(total)
+    if mode == "zip":
+        return [scenario for _ in sizes]
+    return list(np.unravel_index(scenario, sizes)) if sizes else []
+
+
+def _groups(index: list[np.ndarray], numeric: list[bool]):
+    """Scenarios grouped by the values of their non-numeric axes."""
+    keyed = [i for i, num in zip(index, numeric) if not num]
+    total = index[0].size
+    if not keyed:
+        return [((0,) * len(index), np.arange(total))]
+    stacked = np.stack(keyed, axis=1)
+    unique, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    out = []
+    for g, row in enumerate(unique):
+        members = np.flatnonzero(inverse.ravel() == g)
+        it = iter(row)
+        key = tuple(int(next(it)) if not num else 0 for num in numeric)
+        out.append((key, members))
+    return out
+
+
+def _check_finite(names, arrays):
+    problems = []
+    for name, arr in zip(names, arrays):
+        if arr is not None and not np.isfinite(arr).all():
+            bad = arr[~np.isfinite(arr)][0]
+            problems.append(Problem(f"sweep value {bad} is not a finite number", path=name))
+    if problems:
+        raise UserError(problems)
+
+
+def _validated(data, plan, names, numeric, arrays, values, index, members):
+    """Validate the group's document at the extremes of each numeric axis: constraints are
+    intervals, so the smallest and largest value (and any non-whole value, for integer keys)
+    stand for all."""
+    problems: list[Problem] = []
+    try:
+        document = load_usage(data, name=plan.document.file)
+    except UserError as err:
+        raise UserError([_in_sweep(p, "the sweep's first scenario") for p in err.problems])
+    for name, num, arr, idx in zip(names, numeric, arrays, index):
+        if not num:
+            continue
+        used = arr[np.unique(idx[members])]
+        probes = {float(used.min()), float(used.max())}
+        fractional = used[np.mod(used, 1) != 0]
+        if fractional.size:
+            probes.add(float(fractional[0]))
+        for value in sorted(probes):
+            try:
+                load_usage(set_path(data, name, _plain(value)), name=plan.document.file)
+            except UserError as err:
+                problems.extend(_in_sweep(p, f"{name} = {value:g}") for p in err.problems)
+    if problems:
+        raise UserError(list(dict.fromkeys(problems)))
+    return document
+
+
+def _plain(value: float):
+    return int(value) if float(value).is_integer() else value
+
+
+def _in_sweep(problem: Problem, scenario: str) -> Problem:
+    return Problem(f"{problem.message} (in sweep scenario {scenario})", path=problem.path,
+                   suggestion=problem.suggestion)
+
+
+def _set_leaf(usage: dict, path: tuple, value) -> None:
+    node = usage
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+
+
+def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, chunk,
+                    break_even) -> pd.DataFrame:
+    import copy
+
+    usage = copy.deepcopy(usage)
+    for path, num, arr, idx in zip(paths, numeric, arrays, index):
+        if num:
+            _set_leaf(usage, tuple(path), arr[idx[chunk]])
+    resolved = resolve(usage, plan.catalog)
+    if resolved.issues:
+        raise UserError([Problem(i.message, path=i.path) for i in resolved.issues])
+    figures = compute(resolved.model, break_even=break_even)
+    rows = chunk.size
+    n_options = len(figures.options)
+    out: dict[str, Any] = {"scenario": np.repeat(chunk, n_options)}
+    for name, vals, idx in zip(names, values, index):
+        picked = np.asarray(vals, dtype=object)[idx[chunk]]
+        out[name] = np.repeat(picked, n_options)
+        if all(_is_number(v) for v in vals):
+            out[name] = out[name].astype(float)
+    out["option"] = np.tile([o.name for o in figures.options], rows)
+    out["_order"] = np.tile(np.arange(n_options), rows)
+    stacked = {}
+    for field in SCALAR_FIELDS:
+        columns = []
+        for o in figures.options:
+            value = _field(resolved.model, o, field, rows)
+            columns.append(value)
+        stacked[field] = np.stack(columns, axis=1).ravel()
+    out.update(stacked)
+    cheapest_names = np.array([o.name for o in figures.options] + [None], dtype=object)
+    out["cheapest"] = np.repeat(cheapest_names[figures.cheapest], n_options)
+    for pair in figures.pairs:
+        own_index = [o.name for o in figures.options].index(pair.own)
+        for field in ("months", "system_hours", "gpu_hours_per_month"):
+            key = f"break_even.{pair.versus}.{field}"
+            if key not in out:
+                out[key] = np.full(rows * n_options, np.nan)
+            out[key].reshape(rows, n_options)[:, own_index] = getattr(pair, field)
+    return pd.DataFrame(out)
+
+
+def _field(model, o, field: str, rows: int) -> np.ndarray:
+    card = model.cards[o.name]
+    if field == "kind":
+        return np.full(rows, o.kind, dtype=object)
+    if field == "gpu":
+        return np.full(rows, card.gpu, dtype=object)
+    if field == "gpus":
+        gpus = card.gpu_count if o.kind == "own" else card.gpus
+        return np.broadcast_to(np.asarray(gpus, dtype=float)[:, 0], (rows,))
+    value = getattr(o, field)
+    if value is None:
+        return np.full(rows, np.nan)
+    return np.broadcast_to(np.asarray(value, dtype=float if field != "feasible" else bool),
+                           (rows,))

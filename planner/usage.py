@@ -1,0 +1,1265 @@
+"""The usage.yaml boundary (SPEC §1): models, validation with positions, JSON Schema.
+
+:func:`load_usage` reads a file (or takes a dict), checks everything at once and returns a
+:class:`UsageDocument`: the validated :class:`Usage` plus the position of every key and value,
+so later stages (catalog look-ups) can still point at the line a problem comes from.
+
+Fields whose default comes from the catalog stay ``None`` here; the stage that reads the
+catalog fills them in. Catalog ids are not checked here.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import math
+import numbers
+import os
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from planner.errors import Problem, UserError
+from planner.yaml_positions import (
+    MAX_BYTES,
+    LoadedYaml,
+    Position,
+    child_path,
+    load_yaml,
+    parent_path,
+)
+
+KINDS = ("cloud", "own", "free_tier")
+KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free-tier"}
+DEMAND_FORMS = ("gpu_hours_per_month", "utilization", "flops_per_month")
+PRICINGS = ("on_demand", "spot", "reserved_1y", "reserved_3y")
+PRICE_KEY_FOR_PRICING = {
+    "spot": "spot_price_per_hour",
+    "reserved_1y": "reserved_1y_price_per_hour",
+    "reserved_3y": "reserved_3y_price_per_hour",
+}
+CURRENCY_PATTERN = r"^[A-Z]{3}$"
+NAME_PATTERN = r"^[^.]+$"
+
+_NUMBER_HINT = " (numbers are plain: no quotes, units, percent signs or thousands separators)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Value types: numbers are real numbers (never text, never true/false); integers are whole
+# numbers, written 12 or 12.0.
+
+
+def _describe(value: Any) -> str:
+    """How a value reads in a message: ``the text '12'``, ``true``, ``a map``."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, Mapping):
+        return "a map"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, numbers.Real):
+        return _format_number(value)
+    return repr(value)
+
+
+def _format_number(value: float) -> str:
+    """``12.0`` -> ``12``; other numbers as Python writes them."""
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    value = float(value)
+    if math.isfinite(value) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def _is_boolean(value: Any) -> bool:
+    return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's too
+
+
+def _to_number(value: Any) -> float:
+    if _is_boolean(value) or not isinstance(value, numbers.Real):
+        hint = _NUMBER_HINT if isinstance(value, str) and any(c.isdigit() for c in value) else ""
+        raise PydanticCustomError(
+            "number_type", "expected a number, got {got}" + hint, {"got": _describe(value)}
+        )
+    number = float(value)
+    if not math.isfinite(number):
+        raise PydanticCustomError(
+            "number_finite", "expected a finite number, got {got}", {"got": _describe(value)}
+        )
+    return number
+
+
+def _to_integer(value: Any) -> int:
+    if _is_boolean(value) or not isinstance(value, numbers.Real):
+        hint = _NUMBER_HINT if isinstance(value, str) and any(c.isdigit() for c in value) else ""
+        raise PydanticCustomError(
+            "integer_type", "expected a whole number, got {got}" + hint, {"got": _describe(value)}
+        )
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if not (math.isfinite(float(value)) and float(value).is_integer()):
+        raise PydanticCustomError(
+            "integer_fraction", "expected a whole number, got {got}", {"got": _describe(value)}
+        )
+    return int(value)
+
+
+# Constraints go before the validator so they land in the JSON Schema as minimum/maximum.
+Number = Annotated[float, BeforeValidator(_to_number)]
+NonNegative = Annotated[float, Field(ge=0), BeforeValidator(_to_number)]
+Positive = Annotated[float, Field(gt=0), BeforeValidator(_to_number)]
+Fraction = Annotated[float, Field(ge=0, le=1), BeforeValidator(_to_number)]
+PositiveFraction = Annotated[float, Field(gt=0, le=1), BeforeValidator(_to_number)]
+AtLeastOne = Annotated[float, Field(ge=1), BeforeValidator(_to_number)]
+Growth = Annotated[float, Field(ge=-1), BeforeValidator(_to_number)]
+Count = Annotated[int, Field(ge=1), BeforeValidator(_to_integer)]
+CountOrZero = Annotated[int, Field(ge=0), BeforeValidator(_to_integer)]
+Text = Annotated[str, Field(strict=True, min_length=1)]
+Flag = Annotated[bool, Field(strict=True)]
+CurrencyCode = Annotated[str, Field(strict=True, pattern=CURRENCY_PATTERN)]
+OptionName = Annotated[str, Field(strict=True, min_length=1, pattern=NAME_PATTERN)]
+
+
+def _key(description: str, default: Any = ..., *, default_text: str | None = None) -> Any:
+    """A field with its description; ``default_text`` says what a ``None`` default means."""
+    extra = {"x-default": default_text} if default_text else None
+    return Field(default, description=description, json_schema_extra=extra)
+
+
+class _Map(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------------------------------------
+# §1.1 demand, §1.2 site
+
+
+class Demand(_Map):
+    """The work to be done (SPEC §1.1). Exactly one of the three demand forms is given."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"oneOf": [{"required": [form]} for form in DEMAND_FORMS]}
+    )
+
+    gpu_hours_per_month: NonNegative | None = _key(
+        "Reference GPU-hours of work in month 1: hours of one reference GPU busy. One of "
+        "gpu_hours_per_month, utilization, flops_per_month. [GPU-hours/month]",
+        None, default_text="—")
+    utilization: Fraction | None = _key(
+        "Busy fraction of wall-clock time of `gpus` GPUs: gpu_hours_per_month = utilization × "
+        "hours_per_month × gpus. [fraction]", None, default_text="—")
+    flops_per_month: NonNegative | None = _key(
+        "Floating-point operations of training in month 1; on an option they take flops / "
+        "(peak_tflops × 10^12 × flops_efficiency × 3600) of its GPU-hours. [FLOP/month]",
+        None, default_text="—")
+    flops_efficiency: PositiveFraction = _key(
+        "Achieved share of the GPU's peak (model FLOPs utilization). [fraction]", 0.4)
+    gpus: Count = _key("GPUs one job uses at once. [GPUs]", 1)
+    reference_gpu: Text | None = _key(
+        "Catalog GPU id on which gpu_hours_per_month was measured.", None, default_text="none")
+    workload: Text = _key(
+        "Which throughput column of the catalog to use (cv, nlp, llm, generic, …).", "generic")
+    min_gpu_memory_gb: NonNegative = _key(
+        "Options whose GPU has less memory are infeasible; an option whose memory is unknown "
+        "passes, with a warning. [GB]", 0.0)
+    growth_per_year: Growth = _key(
+        "Demand of month m = demand × (1+g)^((m−1)/12). [fraction per year]", 0.0)
+    job_hours: Positive | None = _key(
+        "Wall-clock length of one job of `gpus` GPUs on the reference GPU (with FLOPs demand: "
+        "on every option). [hours]", None, default_text="none")
+    checkpoint_minutes: Positive = _key(
+        "Interval between checkpoints: work lost at an interruption is redone. [minutes]", 30.0)
+    data_gb: NonNegative = _key("Data kept in cloud storage. [GB]", 0.0)
+
+    @property
+    def form(self) -> str | None:
+        """Which demand form is given (``gpu_hours_per_month``, ``utilization``, …)."""
+        given = [name for name in DEMAND_FORMS if getattr(self, name) is not None]
+        return given[0] if len(given) == 1 else None
+
+
+class Site(_Map):
+    """Where owned hardware runs (SPEC §1.2)."""
+
+    electricity_per_kwh: NonNegative | None = _key(
+        "Price of energy at the site. [currency/kWh]", None,
+        default_text="required when an own option exists")
+    pue: AtLeastOne = _key(
+        "Power usage effectiveness: facility energy / IT energy (cooling). [ratio]", 1.0)
+    carbon_kg_per_kwh: NonNegative | None = _key(
+        "Grid carbon intensity; when given, results carry kg CO2e. [kg CO2e/kWh]", None,
+        default_text="none")
+
+
+# ---------------------------------------------------------------------------------------------
+# §1.3 options: what the kind key describes
+
+
+_NAME_DESCRIPTION = "Unique name of the option: any text without a '.'."
+_RELATIVE_SPEED_DESCRIPTION = (
+    "Throughput relative to the demand's reference GPU; applies with gpu_hours_per_month or "
+    "utilization demand. [ratio]")
+_RELATIVE_SPEED_DEFAULT = "catalog throughput against reference_gpu, else 1"
+_CATALOG_FROM_GPU = "catalog (from gpu)"
+
+
+class CloudSpec(_Map):
+    """An inline cloud instance: its properties and prices."""
+
+    price_per_hour: NonNegative = _key("On-demand price per instance-hour. [currency/hour]")
+    spot_price_per_hour: NonNegative | None = _key(
+        "Spot price per instance-hour. [currency/hour]", None,
+        default_text="required with pricing: spot")
+    reserved_1y_price_per_hour: NonNegative | None = _key(
+        "1-year reserved price per instance-hour. [currency/hour]", None,
+        default_text="required with pricing: reserved_1y")
+    reserved_3y_price_per_hour: NonNegative | None = _key(
+        "3-year reserved price per instance-hour. [currency/hour]", None,
+        default_text="required with pricing: reserved_3y")
+    gpus: Count = _key("GPUs per instance. [GPUs]", 1)
+    gpu: Text | None = _key("Catalog GPU id of the instance's GPUs.", None, default_text="none")
+    gpu_memory_gb: Positive | None = _key(
+        "Memory per GPU. [GB]", None, default_text=_CATALOG_FROM_GPU)
+    peak_tflops: Positive | None = _key(
+        "Peak throughput per GPU. [TFLOP/s]", None, default_text=_CATALOG_FROM_GPU)
+    provider: Text | None = _key("Provider name, for the report.", None, default_text="none")
+    instance: Text | None = _key("Instance name, for the report.", None, default_text="none")
+
+
+class Financing(_Map):
+    """How the purchase of an owned machine is paid (every purchase, replacements too)."""
+
+    annual_rate: NonNegative = _key(
+        "Nominal annual interest rate; the monthly rate is annual_rate / 12. "
+        "[fraction per year]")
+    months: Count = _key("Number of equal monthly payments after the purchase. [months]")
+    down_payment: NonNegative = _key(
+        "Paid in the month of purchase (at most the price). [currency]", 0.0)
+
+
+class OwnSpec(_Map):
+    """An owned machine."""
+
+    gpu: Text | None = _key(
+        "Catalog GPU id (memory, TDP, throughput, street price).", None, default_text="none")
+    gpu_count: Count = _key("GPUs in the machine. [GPUs]", 1)
+    gpu_memory_gb: Positive | None = _key(
+        "Memory per GPU. [GB]", None, default_text=_CATALOG_FROM_GPU)
+    peak_tflops: Positive | None = _key(
+        "Peak throughput per GPU. [TFLOP/s]", None, default_text=_CATALOG_FROM_GPU)
+    purchase_price: NonNegative | None = _key(
+        "Price of the whole machine. [currency]", None,
+        default_text="gpu_count × catalog street price + system_price; required without gpu")
+    system_price: NonNegative = _key(
+        "Non-GPU parts, when purchase_price is not given. [currency]", 0.0)
+    lifetime_years: Positive = _key(
+        "Replaced at the end of each lifetime that falls before the horizon's end. [years]", 4.0)
+    resale_fraction: Fraction = _key(
+        "Share of the purchase price recovered when sold at the end of its lifetime. "
+        "[fraction]", 0.0)
+    power_watts: NonNegative | None = _key(
+        "Whole machine at full load. [W]", None,
+        default_text="gpu_count × catalog TDP + 150; required without gpu")
+    idle_power_watts: NonNegative = _key(
+        "Whole machine when not busy; drawn only when always_on. [W]", 0.0)
+    always_on: Flag = _key("Idle power is drawn in every non-busy hour.", False)
+    maintenance_per_year: NonNegative = _key(
+        "Repairs, support contracts. [currency/year]", 0.0)
+    fixed_cost_per_month: NonNegative = _key(
+        "Rack space, colocation, admin time. [currency/month]", 0.0)
+    operating_cost_per_hour: NonNegative = _key(
+        "Any flat cost per busy system-hour. [currency/system-hour]", 0.0)
+    availability: Fraction = _key("Share of hours the machine can work. [fraction]", 1.0)
+    financing: Financing | None = _key(
+        "Pay the machine over time instead of at once.", None, default_text="none (paid at once)")
+
+
+class FreeTierSpec(_Map):
+    """An inline free notebook tier."""
+
+    gpu: Text | None = _key("Catalog GPU id of the tier's GPU.", None, default_text="none")
+    gpus: Count = _key("GPUs one session gets. [GPUs]", 1)
+    gpu_memory_gb: Positive | None = _key(
+        "Memory per GPU. [GB]", None, default_text=_CATALOG_FROM_GPU)
+    peak_tflops: Positive | None = _key(
+        "Peak throughput per GPU. [TFLOP/s]", None, default_text=_CATALOG_FROM_GPU)
+    session_hours: Positive | None = _key(
+        "Longest session. [hours]", None, default_text="none (sessions do not end)")
+    weekly_quota_hours: NonNegative | None = _key(
+        "Wall-clock hours of GPU sessions allowed per week. [hours/week]", None,
+        default_text="none (no limit)")
+    daily_quota_hours: NonNegative | None = _key(
+        "Wall-clock hours of GPU sessions allowed per day. [hours/day]", None,
+        default_text="none (no limit)")
+    monthly_quota_hours: NonNegative | None = _key(
+        "Wall-clock hours of GPU sessions allowed per month. [hours/month]", None,
+        default_text="none (no limit)")
+    fee_per_month: NonNegative = _key("Paid every month. [currency/month]", 0.0)
+    setup_minutes: NonNegative = _key("Lost at the start of each session. [minutes]", 0.0)
+    availability: Fraction = _key("Share of requests that get a GPU. [fraction]", 1.0)
+
+
+def _id_or_map(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "id"
+    if isinstance(value, (Mapping, BaseModel)):
+        return "map"
+    return None
+
+
+def _catalog_id_or(model: type[BaseModel], description: str) -> Any:
+    """``str | model``, chosen by the value's shape so errors name one branch only."""
+    return Annotated[
+        Annotated[Text, Tag("id")] | Annotated[model, Tag("map")],
+        Discriminator(
+            _id_or_map,
+            custom_error_type="id_or_map",
+            custom_error_message="expected a catalog id (text) or a map",
+        ),
+        Field(description=description),
+    ]
+
+
+CloudRef = _catalog_id_or(
+    CloudSpec,
+    "A catalog id `provider/instance` (e.g. aws/p4d.24xlarge) or an inline map of the "
+    "instance's properties and prices.",
+)
+FreeTierRef = _catalog_id_or(
+    FreeTierSpec, "A catalog id (kaggle, colab-free, …) or an inline map of the tier.")
+
+
+# ---------------------------------------------------------------------------------------------
+# §1.3 options: the entries
+
+
+class CloudOption(_Map):
+    """Renting cloud instances."""
+
+    KIND: ClassVar[str] = "cloud"
+
+    name: OptionName = _key(_NAME_DESCRIPTION)
+    cloud: CloudRef
+    pricing: Literal["on_demand", "spot", "reserved_1y", "reserved_3y"] = _key(
+        "Which price is paid: on_demand, spot, reserved_1y, reserved_3y.", "on_demand")
+    region: Text | None = _key(
+        "Catalog region (catalog ids only).", None, default_text="cheapest listed")
+    relative_speed: Positive | None = _key(
+        _RELATIVE_SPEED_DESCRIPTION, None, default_text=_RELATIVE_SPEED_DEFAULT)
+    billing_increment_minutes: NonNegative | None = _key(
+        "Each job's rented time is rounded up to this (0 = exact); applies only when "
+        "demand.job_hours is given. [minutes]", None, default_text="catalog, else 0")
+    interruptions_per_hour: NonNegative | None = _key(
+        "Expected interruptions per rented instance-hour. [1/hour]", None,
+        default_text="spot: catalog, else 0")
+    restart_minutes: NonNegative = _key(
+        "Time lost per interruption besides redone work. [minutes]", 5.0)
+    storage_per_gb_month: NonNegative | None = _key(
+        "Price of keeping demand.data_gb. [currency/(GB·month)]", None,
+        default_text="catalog, else 0")
+    reserved_instances: CountOrZero | None = _key(
+        "Reserved pricing only: instances committed. [instances]", None,
+        default_text="the count with the lowest present value")
+
+    @property
+    def kind(self) -> str:
+        return self.KIND
+
+
+class OwnOption(_Map):
+    """Buying a machine."""
+
+    KIND: ClassVar[str] = "own"
+
+    name: OptionName = _key(_NAME_DESCRIPTION)
+    own: OwnSpec = _key("The machine.")
+    relative_speed: Positive | None = _key(
+        _RELATIVE_SPEED_DESCRIPTION, None, default_text=_RELATIVE_SPEED_DEFAULT)
+    overflow: Text | None = _key(
+        "Name of another option that serves the demand above the machine's capacity.", None,
+        default_text="none (demand above capacity makes the option infeasible)")
+
+    @property
+    def kind(self) -> str:
+        return self.KIND
+
+
+class FreeTierOption(_Map):
+    """Living on a free notebook tier."""
+
+    KIND: ClassVar[str] = "free_tier"
+
+    name: OptionName = _key(_NAME_DESCRIPTION)
+    free_tier: FreeTierRef
+    relative_speed: Positive | None = _key(
+        _RELATIVE_SPEED_DESCRIPTION, None, default_text=_RELATIVE_SPEED_DEFAULT)
+    fallback: Text | None = _key(
+        "Name of another option that serves the demand the tier cannot.", None,
+        default_text="none (demand the tier cannot serve makes the option infeasible)")
+
+    @property
+    def kind(self) -> str:
+        return self.KIND
+
+
+Option = CloudOption | OwnOption | FreeTierOption
+OPTION_MODELS: dict[str, type[BaseModel]] = {
+    "cloud": CloudOption, "own": OwnOption, "free_tier": FreeTierOption}
+SPEC_MODELS: dict[str, type[BaseModel]] = {
+    "cloud": CloudSpec, "own": OwnSpec, "free_tier": FreeTierSpec}
+
+
+def option_kind(entry: Any) -> str | None:
+    """The kind of an option entry (``cloud``, ``own``, ``free_tier``); ``None`` unless one."""
+    if isinstance(entry, BaseModel):
+        return getattr(entry, "KIND", None)
+    if isinstance(entry, Mapping):
+        kinds = [kind for kind in KINDS if kind in entry]
+        return kinds[0] if len(kinds) == 1 else None
+    return None
+
+
+OptionEntry = Annotated[
+    Annotated[CloudOption, Tag("cloud")]
+    | Annotated[OwnOption, Tag("own")]
+    | Annotated[FreeTierOption, Tag("free_tier")],
+    Discriminator(
+        option_kind,
+        custom_error_type="option_kind",
+        custom_error_message="an option needs exactly one of cloud, own or free_tier",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Top level
+
+
+def _format_version(value: Any) -> int:
+    number = _to_integer(value)
+    if number != 1:
+        raise PydanticCustomError(
+            "version", "this planner reads format version 1, got {got}",
+            {"got": _describe(value)})
+    return number
+
+
+class Usage(_Map):
+    """A usage.yaml file, format version 1 (SPEC §1)."""
+
+    model_config = ConfigDict(title="usage.yaml")
+
+    version: Annotated[Literal[1], BeforeValidator(_format_version)] = _key(
+        "Format version of this file.")
+    title: Text = _key(
+        "Report title.", "plan", default_text="file name without suffix (plan for a dict)")
+    currency: CurrencyCode = _key(
+        "ISO 4217 code of every money value in the file and in all output.", "USD")
+    fx: dict[CurrencyCode, Positive] = _key(
+        "Units of `currency` that one unit of another currency buys (CNY: 0.14); catalog prices "
+        "in other currencies are converted with it; a needed rate that is missing is an error. "
+        "[currency per unit]", {})
+    horizon_months: Count = _key(
+        "Planning horizon T: purchases in month 0, then months 1..T. [months]", 36)
+    hours_per_month: Positive = _key(
+        "Calendar convention: 730 = 8760/12, 720 = 30-day months. [hours]", 730.0)
+    discount_rate: NonNegative = _key(
+        "Effective annual rate: the flow of month m is multiplied by (1+r)^(−m/12); month 0 is "
+        "not discounted. [fraction per year]", 0.0)
+    demand: Demand = _key("The work to be done.")
+    site: Site = Field(
+        default_factory=Site, description="Where owned hardware runs.",
+        json_schema_extra={"default": {}})
+    options: list[OptionEntry] = Field(
+        min_length=1, description="The ways of getting GPU time to weigh.")
+    catalogs: list[Text] = _key(
+        "Extra catalog files merged over the built-in catalog (paths relative to the usage "
+        "file).", [])
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _rules_between_keys(
+        cls, data: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Usage:
+        usage = handler(data)
+        # load_usage checks the rules itself, to give each its own position.
+        if isinstance(data, Mapping) and not (info.context or {}).get("skip_rules"):
+            issues = _rule_issues(data)
+            if issues:
+                raise ValueError("; ".join(f"{i.path}: {i.message}" for i in issues))
+        return usage
+
+    def option(self, name: str) -> Option:
+        """The option called ``name`` (``KeyError`` if there is none)."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules between keys, checked on the plain data so that they are found even when other
+# parts of the file have errors (pydantic skips a model's checks once a field fails).
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A problem before it has a position: ``at`` is ``value``, ``key`` or ``map``."""
+
+    path: str
+    message: str
+    at: str = "value"
+    suggestion: str | None = None
+
+
+def suggest(word: Any, choices: Any) -> str | None:
+    """The closest of ``choices`` to ``word``, if any is close."""
+    if not isinstance(word, str):
+        return None
+    close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _rule_issues(data: Mapping[str, Any]) -> list[Issue]:
+    """Every broken rule between keys of ``data`` (plain usage.yaml data)."""
+    issues: list[Issue] = []
+    demand = data.get("demand")
+    if isinstance(demand, Mapping):
+        given = [form for form in DEMAND_FORMS if demand.get(form) is not None]
+        if not given:
+            issues.append(Issue("demand", "give one of " + ", ".join(DEMAND_FORMS)))
+        elif len(given) > 1:
+            issues.append(Issue(
+                "demand", f"give only one of {', '.join(DEMAND_FORMS)} (found "
+                f"{' and '.join(given)})"))
+    options = data.get("options")
+    if not isinstance(options, list):
+        return issues
+    entries = [(i, e, option_kind(e)) for i, e in enumerate(options) if isinstance(e, Mapping)]
+    names: dict[str, int] = {}
+    for i, entry, _ in entries:
+        name = entry.get("name")
+        if not isinstance(name, str):
+            continue
+        if name in names:
+            issues.append(Issue(
+                f"options[{i}].name", f"the name '{name}' is already used by "
+                f"options[{names[name]}]; option names are unique"))
+        else:
+            names[name] = i
+    for i, entry, kind in entries:
+        here = f"options[{i}]"
+        if kind == "cloud":
+            issues += _cloud_rules(entry, here)
+        elif kind == "own":
+            issues += _own_rules(entry, here)
+        elif kind == "free_tier":
+            issues += _free_tier_rules(entry, here)
+    issues += _target_rules(entries, names)
+    if any(kind == "own" for _, _, kind in entries):
+        site = data.get("site", {})
+        if isinstance(site, Mapping) and site.get("electricity_per_kwh") is None:
+            owned = [e.get("name") for _, e, k in entries if k == "own"]
+            issues.append(Issue(
+                "site.electricity_per_kwh",
+                f"required because an option owns hardware ({_names(owned)})"))
+    return issues
+
+
+def _names(names: list[Any]) -> str:
+    return ", ".join(str(n) for n in names)
+
+
+def _cloud_rules(entry: Mapping[str, Any], here: str) -> list[Issue]:
+    issues = []
+    pricing = entry.get("pricing", "on_demand")
+    if entry.get("reserved_instances") is not None and pricing in ("on_demand", "spot"):
+        issues.append(Issue(
+            f"{here}.reserved_instances",
+            f"reserved_instances applies only with pricing reserved_1y or reserved_3y, not "
+            f"{pricing}", at="map"))
+    cloud = entry.get("cloud")
+    if isinstance(cloud, Mapping):
+        needed = PRICE_KEY_FOR_PRICING.get(pricing) if isinstance(pricing, str) else None
+        if needed and cloud.get(needed) is None:
+            issues.append(Issue(
+                f"{here}.cloud.{needed}", f"required with pricing: {pricing}", at="map"))
+        if entry.get("region") is not None:
+            issues.append(Issue(
+                f"{here}.region", "region applies only to a catalog id; an inline cloud map "
+                "carries its own prices", at="key"))
+    return issues
+
+
+def _own_rules(entry: Mapping[str, Any], here: str) -> list[Issue]:
+    own = entry.get("own")
+    if not isinstance(own, Mapping) or own.get("gpu") is not None:
+        return []
+    return [
+        Issue(f"{here}.own.{key}", "required when own has no gpu", at="map")
+        for key in ("purchase_price", "power_watts") if own.get(key) is None
+    ]
+
+
+def _free_tier_rules(entry: Mapping[str, Any], here: str) -> list[Issue]:
+    tier = entry.get("free_tier")
+    if not isinstance(tier, Mapping):
+        return []
+    session, setup = tier.get("session_hours"), tier.get("setup_minutes", 0)
+    if _real(session) and _real(setup) and session > 0 and setup >= session * 60:
+        return [Issue(
+            f"{here}.free_tier.setup_minutes",
+            f"setup takes the whole session ({_format_number(setup)} minutes of a "
+            f"{_format_number(session)}-hour session)")]
+    return []
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not _is_boolean(value)
+
+
+_TARGET_KEY = {"own": "overflow", "free_tier": "fallback"}
+
+
+def _target_rules(entries: list[tuple[int, Any, str | None]], names: dict[str, int]) -> list[Issue]:
+    issues = []
+    target_of: dict[str, str] = {}  # option name -> the option it passes work on to
+    for i, entry, kind in entries:
+        key = _TARGET_KEY.get(kind or "")
+        target = entry.get(key) if key else None
+        if not isinstance(target, str):
+            continue
+        path = f"options[{i}].{key}"
+        if target == entry.get("name"):
+            issues.append(Issue(path, f"an option cannot name itself as its {key}"))
+        elif target not in names:
+            issues.append(Issue(
+                path, f"no option is named '{target}'", suggestion=suggest(target, names)))
+        elif isinstance(entry.get("name"), str) and names[entry["name"]] == i:
+            target_of[entry["name"]] = target
+    kind_of = {i: kind for i, _, kind in entries}
+    reported: set[frozenset[str]] = set()
+    for start in sorted(target_of, key=names.__getitem__):
+        chain = [start]
+        while chain[-1] in target_of and target_of[chain[-1]] not in chain:
+            chain.append(target_of[chain[-1]])
+        if chain[-1] not in target_of:
+            continue  # the chain ends at an option that passes nothing on
+        cycle = chain[chain.index(target_of[chain[-1]]):]
+        if frozenset(cycle) in reported:
+            continue
+        reported.add(frozenset(cycle))
+        first = min(cycle, key=names.__getitem__)
+        order = cycle[cycle.index(first):] + cycle[:cycle.index(first)] + [first]
+        index = names[first]
+        issues.append(Issue(
+            f"options[{index}].{_TARGET_KEY[kind_of[index] or 'own']}",
+            "overflow/fallback goes round in a cycle: " + " -> ".join(order)))
+    return issues
+
+
+# ---------------------------------------------------------------------------------------------
+# pydantic's errors, in the user's words
+
+
+def _loc_path(loc: tuple[Any, ...]) -> str:
+    path = ""
+    for part in loc:
+        path = child_path(path, part if isinstance(part, int) else str(part))
+    return path
+
+
+def _strip_tags(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
+    """Drop the discriminator tags pydantic puts into locations; also return the entry's kind.
+
+    ``('options', 2, 'cloud', 'cloud', 'map', 'price_per_hour')`` ->
+    ``('options', 2, 'cloud', 'price_per_hour')``, ``'cloud'``.
+    """
+    if len(loc) >= 3 and loc[0] == "options" and isinstance(loc[1], int) and loc[2] in KINDS:
+        kind = loc[2]
+        rest = loc[3:]
+        if len(rest) >= 2 and rest[0] in ("cloud", "free_tier") and rest[1] in ("id", "map"):
+            rest = rest[:1] + rest[2:]
+        return loc[:2] + rest, kind
+    return loc, None
+
+
+def _model_at(loc: tuple[Any, ...], kind: str | None) -> type[BaseModel] | None:
+    """The model that reads the map at ``loc`` (a stripped location)."""
+    fixed: dict[tuple[Any, ...], type[BaseModel]] = {
+        (): Usage, ("demand",): Demand, ("site",): Site}
+    if loc in fixed:
+        return fixed[loc]
+    if len(loc) >= 2 and loc[0] == "options" and isinstance(loc[1], int) and kind:
+        rest = loc[2:]
+        if rest == ():
+            return OPTION_MODELS[kind]
+        if rest == (kind,):
+            return SPEC_MODELS[kind]
+        if rest == ("own", "financing"):
+            return Financing
+    return None
+
+
+def _other_kinds_keys(kind: str) -> dict[str, str]:
+    """Keys of the other kinds (inside or beside their kind key) -> that kind."""
+    owners: dict[str, str] = {}
+    for other in KINDS:
+        if other != kind:
+            for key in (*OPTION_MODELS[other].model_fields, *SPEC_MODELS[other].model_fields):
+                owners.setdefault(key, other)
+    return owners
+
+
+def _unknown_key(loc: tuple[Any, ...], kind: str | None) -> Issue:
+    key = str(loc[-1])
+    path = _loc_path(loc)
+    parent = loc[:-1]
+    model = _model_at(parent, kind)
+    allowed = list(model.model_fields) if model else []
+    if kind and len(parent) >= 2 and parent[0] == "options":
+        label = KIND_LABELS[kind]
+        beside, inside = OPTION_MODELS[kind].model_fields, SPEC_MODELS[kind].model_fields
+        level = parent[2:]
+        if level == () and key in inside:
+            return Issue(path, f"'{key}' belongs inside {kind}:, not beside it", at="key")
+        if level == (kind,) and key in beside:
+            return Issue(path, f"'{key}' goes beside {kind}:, not inside it", at="key")
+        if key not in allowed and key in _other_kinds_keys(kind):
+            article = "an" if label[0] in "aeiou" else "a"
+            return Issue(path, f"'{key}' does not apply to {article} {label} option", at="key")
+    return Issue(path, f"unknown key '{key}'", at="key", suggestion=suggest(key, allowed))
+
+
+def _unknown_option_keys(entry: Mapping[str, Any], here: str) -> list[Issue]:
+    """For an entry without a kind: its keys that no kind of option has."""
+    known = {k for kind in KINDS for k in (*OPTION_MODELS[kind].model_fields,
+                                           *SPEC_MODELS[kind].model_fields)}
+    beside = {k for model in OPTION_MODELS.values() for k in model.model_fields}
+    return [
+        Issue(child_path(here, str(key)), f"unknown key '{key}'", at="key",
+              suggestion=suggest(key, sorted(beside)))
+        for key in entry if key not in known
+    ]
+
+
+_BOUNDS = {
+    "greater_than": ("gt", "greater than"),
+    "greater_than_equal": ("ge", "at least"),
+    "less_than": ("lt", "less than"),
+    "less_than_equal": ("le", "at most"),
+}
+
+
+def _error_issues(error: Mapping[str, Any]) -> list[Issue]:
+    """The issues one pydantic error stands for (a missing kind may hide unknown keys)."""
+    loc, kind = _strip_tags(tuple(error["loc"]))
+    path = _loc_path(loc)
+    kind_of_error = error["type"]
+    value = error.get("input")
+    if kind_of_error == "extra_forbidden":
+        return [_unknown_key(loc, kind)]
+    if kind_of_error == "missing":
+        return [Issue(path, "required key missing")]
+    if kind_of_error == "option_kind":
+        if not isinstance(value, Mapping):
+            return [Issue(path, f"expected a map with name and one of cloud, own or free_tier, "
+                                f"got {_describe(value)}")]
+        given = [k for k in KINDS if k in value]
+        if given:
+            return [Issue(path, f"an option has exactly one of cloud, own or free_tier; this "
+                                f"one has {' and '.join(given)}")]
+        return [Issue(path, "an option needs one of cloud, own or free_tier"),
+                *_unknown_option_keys(value, path)]
+    if kind_of_error in ("model_type", "dict_type", "model_attributes_type"):
+        return [Issue(path, f"expected a map, got {_describe(value)}")]
+    if kind_of_error == "list_type":
+        return [Issue(path, f"expected a list, got {_describe(value)}")]
+    if kind_of_error == "too_short":
+        return [Issue(path, f"needs at least {error['ctx']['min_length']} entry")]
+    if kind_of_error in ("string_type", "id_or_map"):
+        expected = "text" if kind_of_error == "string_type" else error["msg"][len("expected "):]
+        return [Issue(path, f"expected {expected}, got {_describe(value)}")]
+    if kind_of_error == "string_too_short":
+        return [Issue(path, "must not be empty")]
+    if kind_of_error == "string_pattern_mismatch":
+        if error["ctx"]["pattern"] == NAME_PATTERN:
+            return [Issue(path, f"an option name cannot contain '.', got {value!r}")]
+        at = "key" if loc and loc[-1] == "[key]" else "value"
+        if at == "key":
+            path = _loc_path(loc[:-1])
+        upper = value.upper() if isinstance(value, str) else None
+        return [Issue(path, f"expected a currency code of 3 capital letters (ISO 4217, like "
+                            f"USD), got {value!r}", at=at,
+                      suggestion=upper if upper and len(upper) == 3 and upper.isalpha() else None)]
+    if kind_of_error == "bool_type":
+        return [Issue(path, f"expected true or false, got {_describe(value)}")]
+    if kind_of_error == "literal_error":
+        return [Issue(path, f"expected one of {', '.join(PRICINGS)}, got {_describe(value)}",
+                      suggestion=suggest(value, PRICINGS))]
+    if kind_of_error in _BOUNDS:
+        name, words = _BOUNDS[kind_of_error]
+        bound = _format_number(error["ctx"][name])
+        return [Issue(path, f"must be {words} {bound}, got {_describe(value)}")]
+    return [Issue(path, error["msg"])]
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+
+
+@dataclass
+class UsageDocument:
+    """A validated usage file and where each of its keys and values was written.
+
+    ``positions`` maps dotted key paths (``options[2].own.purchase_price``; ``""`` is the
+    whole file) to the 1-based (line, column) of the value, ``key_positions`` to that of the
+    key. Both are empty for a dict. ``data`` is the plain data as read (without the defaults).
+    """
+
+    usage: Usage
+    file: str | None
+    positions: dict[str, Position] = field(default_factory=dict)
+    key_positions: dict[str, Position] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def problem(
+        self, path: str, message: str, suggestion: str | None = None, at: str = "value"
+    ) -> Problem:
+        """A :class:`Problem` located at ``path``.
+
+        ``at`` is ``"value"`` (the value's position), ``"key"`` (the key's) or ``"map"`` (the
+        map that holds the key). Without a recorded position the nearest enclosing path that
+        has one is used.
+        """
+        return _locate(self.file, self.positions, self.key_positions, path, message,
+                       suggestion, at)
+
+
+def _locate(
+    file: str | None,
+    positions: Mapping[str, Position],
+    key_positions: Mapping[str, Position],
+    path: str,
+    message: str,
+    suggestion: str | None = None,
+    at: str = "value",
+) -> Problem:
+    if at not in ("value", "key", "map"):
+        raise ValueError(f"at must be 'value', 'key' or 'map', got {at!r}")
+    where = key_positions.get(path) if at == "key" else None
+    search: str | None = parent_path(path) if at == "map" else path
+    while where is None and search is not None:
+        where = positions.get(search)
+        search = parent_path(search)
+    line, column = where if where else (None, None)
+    return Problem(message, path=path, file=file, line=line, column=column,
+                   suggestion=suggestion)
+
+
+def load_usage(
+    source: str | os.PathLike[str] | Mapping[str, Any], *, name: str | None = None
+) -> UsageDocument:
+    """Read and check a usage file (a path) or usage data (a dict).
+
+    ``name`` is the file the data is known by: it is shown in problems and gives the default
+    title (its stem), also for a dict (e.g. a changed copy of a file's data). Raises
+    :class:`UserError` with every problem found, each located as precisely as possible.
+    """
+    if isinstance(source, Mapping):
+        return _check(copy.deepcopy(dict(source)), name, {}, {}, [])
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"load_usage takes a path or a dict, got {type(source).__name__}")
+    file = name or os.fspath(source)
+    return _check_loaded(load_yaml(_read(source, file), file), file)
+
+
+def load_usage_text(text: str, *, name: str | None = None) -> UsageDocument:
+    """Like :func:`load_usage`, for YAML text (``name``: the file it came from, if any)."""
+    return _check_loaded(load_yaml(text, name), name)
+
+
+def raw_document(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, Any]:
+    """The plain data of a usage file or dict (a deep copy; no defaults filled in).
+
+    Raises :class:`UserError` if the file cannot be read as one YAML map.
+    """
+    if isinstance(source, Mapping):
+        return copy.deepcopy(dict(source))
+    file = os.fspath(source)
+    loaded = load_yaml(_read(source, file), file)
+    _require_map(loaded.data, file, loaded.positions)
+    if loaded.problems:
+        raise UserError(loaded.problems)
+    return loaded.data
+
+
+def _read(source: str | os.PathLike[str], file: str) -> bytes:
+    path = Path(source)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise UserError.single("this is a folder, not a usage file", file=file)
+        if size > MAX_BYTES:
+            raise UserError.single(
+                f"the file is too large ({size / 1e6:.1f} MB); a usage file is at most "
+                f"{MAX_BYTES // (1024 * 1024)} MB", file=file)
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UserError.single("no such file", file=file) from None
+    except OSError as exc:
+        raise UserError.single(f"cannot read the file: {exc.strerror or exc}", file=file) from None
+
+
+def _require_map(data: Any, file: str | None, positions: Mapping[str, Position]) -> None:
+    if data is None:
+        raise UserError.single(
+            "the file is empty; a usage file is a map with version, demand and options",
+            file=file)
+    if not isinstance(data, dict):
+        line, column = positions.get("", (None, None))
+        raise UserError.single(
+            f"the top level must be a map of keys (version, demand, options, …), got "
+            f"{_describe(data)}", file=file, line=line, column=column)
+
+
+def _check_loaded(loaded: LoadedYaml, file: str | None) -> UsageDocument:
+    _require_map(loaded.data, file, loaded.positions)
+    return _check(loaded.data, file, loaded.positions, loaded.key_positions, loaded.problems,
+                  loaded.unreadable)
+
+
+def _check(
+    data: dict[str, Any],
+    file: str | None,
+    positions: dict[str, Position],
+    key_positions: dict[str, Position],
+    problems: list[Problem],
+    unreadable: AbstractSet[str] = frozenset(),
+) -> UsageDocument:
+    given = dict(data)
+    if "title" not in given:
+        given["title"] = Path(file).stem if file else "plan"
+    issues: list[Issue] = []
+    usage = None
+    try:
+        usage = Usage.model_validate(given, context={"skip_rules": True})
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            issues += _error_issues(error)
+    issues += _rule_issues(given)
+    found = list(problems)
+    for issue in issues:
+        if _within(issue.path, unreadable):
+            continue  # its unsupported tag is reported already
+        found.append(_locate(file, positions, key_positions, issue.path, issue.message,
+                             issue.suggestion, issue.at))
+    if found or usage is None:
+        unique = list(dict.fromkeys(found))
+        unique.sort(key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+        raise UserError(unique)
+    return UsageDocument(usage, file, positions, key_positions, data)
+
+
+def _within(path: str, roots: AbstractSet[str]) -> bool:
+    """Whether ``path`` is one of ``roots`` or lies below one."""
+    search: str | None = path
+    while search is not None:
+        if search in roots:
+            return True
+        search = parent_path(search)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON Schema and the reference page
+
+
+def _raw_schema() -> dict[str, Any]:
+    return Usage.model_json_schema()
+
+
+def usage_json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of usage.yaml, for editors."""
+    schema = _raw_schema()
+
+    def tidy(node: Any) -> None:
+        if isinstance(node, dict):
+            for prop in node.get("properties", {}).values():
+                prop.pop("title", None)
+                text = prop.pop("x-default", None)
+                if text:
+                    prop.pop("default", None)
+                    if text != "—":
+                        prop["description"] = f"{prop.get('description', '')} Default: {text}."
+            for value in node.values():
+                tidy(value)
+        elif isinstance(node, list):
+            for value in node:
+                tidy(value)
+
+    tidy(schema)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "usage.yaml",
+        "description": "What GPU work you have and the ways of getting it done, format version "
+        "1. Money is in `currency`; fractions are fractions (0.15, never 15).",
+        **{k: v for k, v in schema.items() if k not in ("title", "description")},
+    }
+
+
+def schema_text() -> str:
+    """:func:`usage_json_schema` as the committed ``schema/usage.schema.json`` holds it."""
+    return json.dumps(usage_json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+SCHEMA_FILE = "schema/usage.schema.json"
+REFERENCE_FILE = "docs/usage-reference.md"
+
+
+def _type_text(prop: Mapping[str, Any]) -> str:
+    """A property's JSON Schema in words: ``integer ≥ 1``, ``number in [0, 1]``."""
+    if "anyOf" in prop:
+        parts = [p for p in prop["anyOf"] if p.get("type") != "null"]
+        return " or ".join(_type_text(p) for p in parts)
+    if "oneOf" in prop:
+        if all("$ref" in p for p in prop["oneOf"]):
+            return "option map"
+        return " or ".join(_type_text(p) for p in prop["oneOf"])
+    if "$ref" in prop:
+        return "map"
+    if "const" in prop:
+        return f"`{prop['const']}`"
+    if "enum" in prop:
+        return "one of " + ", ".join(f"`{v}`" for v in prop["enum"])
+    kind = prop.get("type")
+    if kind in ("integer", "number"):
+        return kind + _bounds_text(prop)
+    if kind == "string":
+        pattern = prop.get("pattern")
+        if pattern == CURRENCY_PATTERN:
+            return "currency code (ISO 4217)"
+        return "text without `.`" if pattern == NAME_PATTERN else "text"
+    if kind == "boolean":
+        return "`true` or `false`"
+    if kind == "array":
+        text = f"list of {_type_text(prop['items'])}"
+        return text + (f", ≥ {prop['minItems']}" if "minItems" in prop else "")
+    if kind == "object":
+        values = [*prop.get("patternProperties", {}).values()] or [{}]
+        return f"map of currency code → {_type_text(values[0])}"
+    return "value"
+
+
+def _bounds_text(prop: Mapping[str, Any]) -> str:
+    low = ("[", prop["minimum"]) if "minimum" in prop else (
+        ("(", prop["exclusiveMinimum"]) if "exclusiveMinimum" in prop else None)
+    high = ("]", prop["maximum"]) if "maximum" in prop else (
+        (")", prop["exclusiveMaximum"]) if "exclusiveMaximum" in prop else None)
+    if low and high:
+        return f" in {low[0]}{_format_number(low[1])}, {_format_number(high[1])}{high[0]}"
+    if low:
+        return f" {'≥' if low[0] == '[' else '>'} {_format_number(low[1])}"
+    if high:
+        return f" {'≤' if high[0] == ']' else '<'} {_format_number(high[1])}"
+    return ""
+
+
+def _default_text(prop: Mapping[str, Any], required: bool) -> str:
+    if required:
+        return "required"
+    if "x-default" in prop:
+        return str(prop["x-default"])
+    value = prop.get("default")
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, numbers.Real):
+        return f"`{_format_number(value)}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    return f"`{json.dumps(value)}`"
+
+
+def _table(schema: Mapping[str, Any], model: type[BaseModel], skip: tuple[str, ...] = ()) -> str:
+    definition = schema if model is Usage else schema["$defs"][model.__name__]
+    required = set(definition.get("required", ()))
+    rows = ["| key | type | default | unit | meaning |", "|---|---|---|---|---|"]
+    for key, prop in definition["properties"].items():
+        if key in skip:
+            continue
+        meaning = prop.get("description", "")
+        unit = ""
+        if meaning.endswith("]") and " [" in meaning:
+            meaning, unit = meaning[:-1].rsplit(" [", 1)
+        cells = [f"`{key}`", _type_text(prop), _default_text(prop, key in required), unit,
+                 meaning]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
+
+
+_REFERENCE = """\
+# usage.yaml reference
+
+<!-- Generated from planner/usage.py by `python -m planner.usage`; do not edit by hand. -->
+
+A usage file says what GPU work you have and which ways of getting it done to weigh. This page
+lists every key, its type, default, unit and meaning. `planner schema` prints the same
+information as a JSON Schema that editors use for completion and checks.
+
+```yaml
+version: 1
+currency: USD
+demand:
+  gpu_hours_per_month: 300
+site:
+  electricity_per_kwh: 0.15
+options:
+  - name: rent
+    cloud: aws/p4d.24xlarge
+    pricing: spot
+  - name: box
+    own: {{gpu: rtx-4090, gpu_count: 2}}
+    overflow: rent
+```
+
+## Conventions
+
+- The file is YAML 1.2: `1e6` and `2.7e19` are numbers; `yes`, `no`, `on` and `off` are text.
+- Numbers are plain: no quotes, units, percent signs or thousands separators. Fractions are
+  fractions (`0.15`, never `15`). A whole-number key accepts `12` and `12.0`, not `"12"`;
+  `true` and `false` are never numbers.
+- Money is in the file's `currency`. A month is `hours_per_month` hours.
+- A key whose default is "none", "catalog …" or "required …" may also be written with an empty
+  value (`null`, `~`), which means the same as leaving it out. Keys with a plain default do not
+  accept an empty value.
+- Unknown keys, keys that do not apply to an option's kind, and duplicate keys are errors.
+- Anchors and aliases (`&box`, `*box`) and merge keys (`<<: *box`) work; keys written in a map
+  win over merged ones.
+- Every problem in a file is reported at once, as `file:line:column: key.path: message`: at
+  the key for an unknown or duplicate key, at the value for a bad value, at the enclosing map
+  for a missing key or a rule between keys. Option entries are counted from 0
+  (`options[2].own.purchase_price`).
+- A file is at most 5 MB.
+
+## Top level
+
+{top}
+
+## `demand`
+
+Exactly one of `gpu_hours_per_month`, `utilization` and `flops_per_month` is given.
+
+{demand}
+
+## `site`
+
+{site}
+
+## `options`
+
+Each entry has a unique `name` (any text without a `.`) and exactly one kind key: `cloud`,
+`own` or `free_tier`. The kind key's value describes the resource; the other keys of the entry,
+beside it, say how it is used. Catalog ids are text; an unknown id is an error that lists the
+closest ids.
+
+### Cloud
+
+`cloud:` is a catalog id `provider/instance` (e.g. `aws/p4d.24xlarge`) or an inline map:
+
+{cloud_map}
+
+Beside `cloud:`:
+
+{cloud_beside}
+
+### Own
+
+`own:` is a map describing the machine:
+
+{own_map}
+
+`financing:` (inside `own:`):
+
+{financing}
+
+Beside `own:`:
+
+{own_beside}
+
+### Free tier
+
+`free_tier:` is a catalog id (`kaggle`, `colab-free`, …) or an inline map:
+
+{free_map}
+
+Beside `free_tier:`:
+
+{free_beside}
+
+## Rules between keys
+
+- `demand` has exactly one of its three forms.
+- Option names are unique and contain no `.`.
+- `overflow` and `fallback` name another option of the file; following them never leads back
+  to where it started.
+- `reserved_instances` only with `pricing: reserved_1y` or `reserved_3y`.
+- An inline `cloud:` map has `spot_price_per_hour` with `pricing: spot`, and
+  `reserved_1y_price_per_hour` / `reserved_3y_price_per_hour` with the reserved pricings.
+  `region` applies only to a catalog id.
+- `own:` without `gpu` has `purchase_price` and `power_watts`.
+- `site.electricity_per_kwh` is given when an `own` option exists.
+- `financing` has `annual_rate` and `months`.
+- An inline `free_tier:` map's `setup_minutes` is shorter than its `session_hours`.
+"""
+
+
+def reference_markdown() -> str:
+    """The usage.yaml reference page (``docs/usage-reference.md``), built from the models."""
+    schema = _raw_schema()
+    return _REFERENCE.format(
+        top=_table(schema, Usage),
+        demand=_table(schema, Demand),
+        site=_table(schema, Site),
+        cloud_map=_table(schema, CloudSpec),
+        cloud_beside=_table(schema, CloudOption, skip=("name", "cloud")),
+        own_map=_table(schema, OwnSpec),
+        financing=_table(schema, Financing),
+        own_beside=_table(schema, OwnOption, skip=("name", "own")),
+        free_map=_table(schema, FreeTierSpec),
+        free_beside=_table(schema, FreeTierOption, skip=("name", "free_tier")),
+    )
+
+
+def main() -> None:
+    """Write the committed schema and reference page (run from the repository root)."""
+    for name, text in ((SCHEMA_FILE, schema_text()), (REFERENCE_FILE, reference_markdown())):
+        target = Path(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        print(f"wrote {name}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
