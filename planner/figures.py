@@ -73,8 +73,9 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
         else:
             reference_hours = work.sum(axis=1)
         reference_hours = np.broadcast_to(reference_hours, (rows,))
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             per_hour = np.where(reference_hours > 0, total / reference_hours, np.nan)
+        per_hour = np.where(np.isfinite(per_hour), per_hour, np.nan)
         unmet = np.broadcast_to(flows.unmet, (rows, flows.unmet.shape[1]))
         needed = np.broadcast_to(flows.needed, unmet.shape)
         is_unmet = unmet > _UNMET_TOLERANCE * np.maximum(needed, 1.0)

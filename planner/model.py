@@ -10,6 +10,7 @@ of one model; a sweep groups scenarios by it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,7 +122,7 @@ class Model:
     cards: dict[str, Card]
     target_of: dict[str, str] = field(default_factory=dict)  # option -> overflow/fallback
 
-    @property
+    @functools.cached_property
     def scenarios(self) -> int:
         """S: the largest first dimension among the arrays."""
         return _max_rows(self)

@@ -16,7 +16,7 @@ from planner.model import (Calendar, CloudCard, Demand, Financing, FreeTierCard,
                            OwnCard, col)
 from pricing.catalog import Catalog
 from pricing.rates import (PRICE_COLUMN, PricingError, Provenance, cloud_rates,
-                           free_tier_rates, own_rates)
+                           free_tier_rates, given, own_rates)
 
 TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36}
 
@@ -163,7 +163,7 @@ def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
                                 else col(option["reserved_instances"])),
             billing_increment_hours=col(rates.billing_increment_minutes) / 60.0,
             interruptions_per_hour=col(rates.interruptions_per_hour),
-            restart_minutes=col(option.get("restart_minutes", 5.0)),
+            restart_minutes=col(given(option.get("restart_minutes"), 5.0)),
             storage_per_gb_month=col(rates.storage_per_gb_month),
         )
         return card, rates.provenance
@@ -188,12 +188,12 @@ def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
             fixed_cost_per_month=col(own["fixed_cost_per_month"]),
             operating_cost_per_hour=col(own["operating_cost_per_hour"]),
             availability=col(own["availability"]),
-            electricity_per_kwh=col(site.get("electricity_per_kwh") or 0.0),
-            pue=col(site.get("pue", 1.0)),
+            electricity_per_kwh=col(given(site.get("electricity_per_kwh"), 0.0)),
+            pue=col(given(site.get("pue"), 1.0)),
             carbon_kg_per_kwh=None if carbon is None else col(carbon),
             financing=None if financing is None else Financing(
                 annual_rate=col(financing["annual_rate"]), months=col(financing["months"]),
-                down_payment=col(financing.get("down_payment") or 0.0)),
+                down_payment=col(given(financing.get("down_payment"), 0.0))),
             overflow=option.get("overflow"),
         )
         return card, rates.provenance

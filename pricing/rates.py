@@ -180,7 +180,7 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
                             resource.get("peak_tflops"), key="cloud.gpu")
     return CloudRates(
         provider=resource.get("provider"), instance=resource.get("instance"), region=None,
-        gpus=resource.get("gpus", 1), facts=facts,
+        gpus=given(resource.get("gpus"), 1), facts=facts,
         price_per_hour=resource["price_per_hour"],
         spot_price_per_hour=resource.get("spot_price_per_hour"),
         reserved_1y_price_per_hour=resource.get("reserved_1y_price_per_hour"),
@@ -195,7 +195,7 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
 def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
               fx: Mapping[str, Any]) -> OwnRates:
     """Rate card of an owned machine; defaults from the catalog GPU (street price, TDP)."""
-    gpu_count = own.get("gpu_count", 1)
+    gpu_count = given(own.get("gpu_count"), 1)
     facts, prov = gpu_facts(catalog, own.get("gpu"), own.get("gpu_memory_gb"),
                             own.get("peak_tflops"), key="own.gpu")
     row = catalog.gpu(facts.gpu) if facts.gpu is not None else None
@@ -206,7 +206,7 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
                                "purchase_price is required: the catalog has no street price "
                                "for this GPU")
         k = fx_factor(row.currency, currency, fx, "own.gpu")
-        price = gpu_count * row.street_price * k + own.get("system_price", 0.0)
+        price = gpu_count * row.street_price * k + given(own.get("system_price"), 0.0)
         prov.append(Provenance(f"street price of {row.name}",
                                f"{row.currency} {row.street_price:,.0f} per GPU",
                                row.price_as_of or row.as_of, row.source))
@@ -266,6 +266,11 @@ def _tier_summary(row) -> str:
 
 def _money(value, factor):
     return None if value is None else value * factor
+
+
+def given(value, default):
+    """``value`` unless it is None (not given), else ``default``; arrays pass through."""
+    return default if value is None else value
 
 
 def _first(*values):
