@@ -1,0 +1,110 @@
+"""The command line: exit codes, messages, outputs (SPEC §3)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from planner.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+BAD = """version: 1
+horizon_month: 12
+demand:
+  gpu_hours_per_month: -5
+options:
+  - name: box
+    own: {purchase_price: 1000, power_watts: 100}
+"""
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    return invoke
+
+
+def test_help_and_version(run):
+    assert run("--help").exit_code == 0
+    assert "planner" in run("--version").output
+
+
+def test_validate_ok(run):
+    result = run("validate", EXAMPLES / "usage.yaml")
+    assert result.exit_code == 0
+    assert "ok" in result.output
+
+
+def test_validate_reports_every_problem_with_its_place(run, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD)
+    result = run("validate", path)
+    assert result.exit_code == 1
+    out = result.output
+    assert "Traceback" not in out
+    assert "bad.yaml:2:1" in out and "horizon_months" in out  # unknown key, with suggestion
+    assert "bad.yaml:4:" in out and "gpu_hours_per_month" in out  # bad value
+    assert "electricity_per_kwh" in out  # rule between keys
+
+
+def test_missing_file_is_a_user_error(run, tmp_path):
+    result = run("validate", tmp_path / "nope.yaml")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+
+
+def test_report_json_to_stdout(run):
+    result = run("report", EXAMPLES / "usage.yaml", "-o", "-")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["format_version"] == 1
+    assert data["cheapest"] in {o["name"] for o in data["options"]}
+
+
+def test_report_unknown_suffix_is_a_usage_error(run, tmp_path):
+    result = run("report", EXAMPLES / "usage.yaml", "-o", tmp_path / "out.docx")
+    assert result.exit_code == 2
+    assert not (tmp_path / "out.docx").exists()
+
+
+def test_report_default_name_in_the_current_folder(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("report", EXAMPLES / "usage.yaml", "--format", "md")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "usage.md").read_text().startswith("#")
+
+
+def test_report_on_bad_input_writes_nothing(run, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD)
+    out = tmp_path / "out.json"
+    out.write_text("previous")
+    result = run("report", path, "-o", out)
+    assert result.exit_code == 1
+    assert out.read_text() == "previous"
+
+
+def test_catalog_json_rows_have_dates_and_sources(run):
+    result = run("catalog", "clouds", "a100", "--format", "json")
+    assert result.exit_code == 0
+    rows = json.loads(result.output)
+    assert rows and all(r["as_of"] and r["source"] and r["provider"] for r in rows)
+    assert all("a100" in json.dumps(r).lower() for r in rows)
+
+
+def test_catalog_tables(run):
+    for table in ("gpus", "clouds", "free-tiers"):
+        assert run("catalog", table, "--format", "csv").exit_code == 0
+    assert run("catalog", "nonsense").exit_code == 2
+
+
+def test_schema_is_json(run):
+    result = run("schema")
+    schema = json.loads(result.output)
+    assert "demand" in schema["properties"]
