@@ -1,1 +1,130 @@
-"""Reports: HTML, PDF, JSON, CSV, Markdown."""
+"""Reports: PDF, HTML, JSON, CSV, Markdown, and the terminal summary.
+
+- ``pdf`` and ``html``: the full report (templates/report.html); the HTML stands alone, with
+  its CSS and SVG charts inlined, and the PDF is WeasyPrint's print of the same HTML.
+- ``json``: the JSON object of SPEC §2.
+- ``csv``: the options table only, one row per option (see :func:`planner.report.plain.render_csv`).
+- ``md``: title, recommendation, options, break-even and assumptions tables.
+
+Rendering is deterministic: the same result and ``date`` give the same bytes (HTML, JSON, CSV,
+Markdown). The heavy libraries (matplotlib, WeasyPrint, rich) are imported on first use.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import secrets
+import sys
+import types
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import rich.table
+
+    from planner.result import Result
+
+FORMATS = ("pdf", "html", "json", "csv", "md")
+SUFFIXES = {".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json", ".csv": "csv",
+            ".md": "md"}
+
+__all__ = ["FORMATS", "SUFFIXES", "format_for", "render", "summary_table", "write_report"]
+
+
+def format_for(path: str | Path) -> str:
+    """The format a file name asks for, from its suffix; ValueError for an unknown suffix."""
+    suffix = Path(path).suffix
+    try:
+        return SUFFIXES[suffix.lower()]
+    except KeyError:
+        known = ", ".join(SUFFIXES)
+        shown = f"'{suffix}'" if suffix else "no suffix"
+        msg = f"cannot tell the report format from {shown} in {str(path)!r}; use one of {known}"
+        raise ValueError(msg) from None
+
+
+def render(result: Result, fmt: str, *, date: datetime.date | None = None) -> bytes:
+    """The content of a report file in format ``fmt`` (one of :data:`FORMATS`).
+
+    ``date`` is the generation date printed in the report (default today); pin it for
+    reproducible output.
+    """
+    if fmt not in FORMATS:
+        msg = f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}"
+        raise ValueError(msg)
+    date = date or datetime.date.today()
+    if fmt == "pdf":
+        from planner.report.html import render_pdf
+
+        return render_pdf(result, date)
+    if fmt == "html":
+        from planner.report.html import render_html
+
+        text = render_html(result, date)
+    elif fmt == "json":
+        from planner.report.plain import render_json
+
+        text = render_json(result)
+    elif fmt == "csv":
+        from planner.report.plain import render_csv
+
+        text = render_csv(result)
+    else:
+        from planner.report.plain import render_markdown
+
+        text = render_markdown(result, date)
+    return text.encode("utf-8")
+
+
+def write_report(result: Result, path: str | Path, fmt: str | None = None, *,
+                 date: datetime.date | None = None) -> Path:
+    """Write the report to ``path``, completely or not at all; returns the path.
+
+    The format is ``fmt``, else the one ``path``'s suffix names (:func:`format_for`). The
+    report is rendered in memory first, then written to a temporary file in the same folder and
+    moved over ``path`` in one step: a failure leaves no partial file and never alters an
+    existing one. A file replaced keeps its permissions.
+    """
+    path = Path(path)
+    fmt = fmt or format_for(path)
+    content = render(result, fmt, date=date)
+    folder = path.parent
+    while True:
+        temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def summary_table(result: Result) -> rich.table.Table:
+    """The short terminal summary: option, feasible, total, present value, per GPU-hour."""
+    from planner.report.terminal import summary_table as table
+
+    return table(result)
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``planner.report(result, "out.pdf")`` (SPEC §4) work although ``planner.report``
+    is also this package: importing it binds the package, not a function, to that name."""
+
+    def __call__(self, result: Result, path: str | Path, fmt: str | None = None, *,
+                 date: datetime.date | None = None) -> Path:
+        return write_report(result, path, fmt, date=date)
+
+
+sys.modules[__name__].__class__ = _CallableModule
