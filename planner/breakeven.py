@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.model import Array, FreeTierCard, Model, OwnCard, repeat_scenarios, with_level
+from planner.model import (Array, FreeTierCard, Model, OwnCard, repeat_scenarios,
+                           take_scenarios, with_level)
 from planner.tco import chain, evaluate, option_flows, present_value, work_by_month
 
 _REL_TOL = 1e-9
@@ -125,16 +126,26 @@ def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array
     return np.sort(points, axis=1), bound
 
 
+#: Rows (scenarios × levels) evaluated at once by :func:`pv_at_levels`; bounds memory.
+LEVEL_ROWS = 32_768
+
+
 def pv_at_levels(model: Model, names: list[str], levels: Array) -> tuple[dict, dict]:
     """Present value and feasibility of options at month-1 work ``levels`` (S, K)."""
     rows, k = levels.shape
-    big = with_level(repeat_scenarios(model, k), levels.reshape(-1, 1))
-    work = work_by_month(big)
-    pv, ok = {}, {}
-    for name in names:
-        flows = option_flows(big, name, work, as_target=False)
-        pv[name] = present_value(big, flows).reshape(rows, k)
-        ok[name] = flows.feasible(rows * k).reshape(rows, k)
+    pv = {name: np.empty((rows, k)) for name in names}
+    ok = {name: np.empty((rows, k), dtype=bool) for name in names}
+    step = max(1, LEVEL_ROWS // k)
+    for start in range(0, rows, step):
+        part = slice(start, min(start + step, rows))
+        sub = model if model.scenarios == 1 else take_scenarios(model, part)
+        n = part.stop - part.start
+        big = with_level(repeat_scenarios(sub, k), levels[part].reshape(-1, 1))
+        work = work_by_month(big)
+        for name in names:
+            flows = option_flows(big, name, work, as_target=False)
+            pv[name][part] = present_value(big, flows).reshape(n, k)
+            ok[name][part] = flows.feasible(n * k).reshape(n, k)
     return pv, ok
 
 
@@ -244,6 +255,4 @@ def _polish(model: Model, own: str, other: str, level: Array, bracket: Array,
 
 
 def _take(model: Model, index) -> Model:
-    from planner.model import take_scenarios
-
     return take_scenarios(model, index)

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from planner.breakeven import break_even_level, break_even_months, hours_until
+from planner.breakeven import (OVERFLOW_SEARCH_FACTOR, break_even_level, break_even_months,
+                               hours_until)
+from planner.linear import break_even_level_linear, separable
 from planner.model import Array, Model, OwnCard
 from planner.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
 
@@ -117,6 +119,17 @@ def _cheapest(options: list[OptionFigures], rows: int) -> Array:
     return np.where(np.isfinite(best[:, 0]), index, -1)
 
 
+def _level(model: Model, own: OptionFigures, other: OptionFigures) -> Array:
+    """Break-even demand level: closed form when costs are separable by month, else by
+    evaluating the engine on the pieces (reserved commitments couple the months)."""
+    if separable(model, own.name) and separable(model, other.name):
+        return break_even_level_linear(model, own.name, other.name,
+                                       present_value(model, own.flows),
+                                       present_value(model, other.flows),
+                                       OVERFLOW_SEARCH_FACTOR)
+    return break_even_level(model, own.name, other.name)
+
+
 def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list[PairFigures]:
     """Every own option against every other option (own against own both ways)."""
     pairs = []
@@ -134,7 +147,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
             hours = hours_until(np.broadcast_to(own.flows.system_hours,
                                                 own.flows.monthly_cost.shape), months)
             if break_even:
-                level = np.broadcast_to(break_even_level(model, own.name, other.name), (rows,))
+                level = np.broadcast_to(_level(model, own, other), (rows,))
                 if model.demand.form == "flops":
                     level = level * card.gpu_hours_per_unit[:, 0]
                 level = np.where(both, level, np.nan)

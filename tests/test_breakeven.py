@@ -119,3 +119,30 @@ def test_at_the_break_even_level_both_present_values_are_equal(price, rent, run,
         return
     pv, _ = pv_at_levels(m, ["box", "od"], np.array([[x]]))
     assert pv["box"][0, 0] == pytest.approx(pv["od"][0, 0], rel=1e-9, abs=1e-6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(price=st.floats(500, 80_000), run=st.floats(0, 1), rent=prices, rent2=prices,
+       cap_gpus=st.integers(1, 8), growth=st.floats(-0.9, 2.0), rate=st.floats(0, 0.3),
+       storage=st.floats(0, 1), data=st.floats(0, 500), quota=st.floats(0, 400),
+       overflow=st.booleans(), idle=st.booleans())
+def test_closed_form_level_equals_the_piecewise_evaluation(price, run, rent, rent2, cap_gpus,
+                                                            growth, rate, storage, data, quota,
+                                                            overflow, idle):
+    from planner.linear import break_even_level_linear
+    from planner.tco import evaluate, present_value
+
+    m = model(own(price=price, operating=run, gpu_count=cap_gpus, power_w=400, idle_w=60,
+                  always_on=idle, electricity=0.2, overflow="od" if overflow else None),
+              cloud("od", price=rent, storage=storage),
+              free_tier(monthly=quota, fallback="od2"), cloud("od2", price=rent2, storage=storage),
+              dem=demand(level=1, growth=growth, data_gb=data), cal=calendar(T=24, r=rate))
+    flows = evaluate(m)
+    for other in ("od", "tier"):
+        expected = break_even_level(m, "box", other)[0]
+        got = break_even_level_linear(m, "box", other, present_value(m, flows["box"]),
+                                      present_value(m, flows[other]), 10.0)[0]
+        if np.isnan(expected):
+            assert np.isnan(got)
+        else:
+            assert got == pytest.approx(expected, rel=1e-7, abs=1e-6)
