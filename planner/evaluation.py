@@ -54,6 +54,9 @@ def build_result(plan, figures: Figures) -> Result:
         "hours_per_month": float(usage["hours_per_month"]),
         "discount_rate": float(usage["discount_rate"]),
         "catalog_as_of": as_of[0] if as_of else None,
+        "demand_gpu_hours_per_month": (
+            _num(np.asarray(model.demand.level).ravel()[0])
+            if model.demand.form == "gpu_hours" else None),
         "options": options,
         "break_even": pairs,
         "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,

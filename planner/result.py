@@ -24,8 +24,8 @@ class Result:
     ``data`` is the JSON object of SPEC §2 (plain Python values, ``None`` for null).
     ``monthly`` is long form: columns ``option``, ``month``, ``component``, ``cost`` [currency].
     ``cost_vs_usage`` has columns ``gpu_hours_per_month`` (month-1 reference GPU-hours),
-    ``option``, ``present_value`` and ``total_cost`` [currency], NaN where the option is
-    infeasible at that level.
+    ``option`` and ``present_value`` [currency], NaN where the option is infeasible at that
+    level.
     ``assumptions`` lists what the figures rest on: dicts with ``item``, ``value``, ``as_of``
     and ``source`` (``as_of``/``source`` ``None`` for the user's own inputs).
     ``inputs`` are the few inputs that matter most, as (label, formatted value) pairs.

@@ -8,6 +8,7 @@ folded into the passing option's flows.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,8 +58,9 @@ class Flows:
     def unmet(self) -> Array:
         return self.needed - self.served
 
-    @property
+    @functools.cached_property
     def monthly_cost(self) -> Array:
+        """Sum of the components, (S, T + 1); read only once the flows are complete."""
         total = 0.0
         for value in self.components.values():
             total = total + value
