@@ -169,9 +169,12 @@ def break_even_level(model: Model, own: str, other: str) -> Array:
     du, dv = delta[:, k:2 * k - 1], delta[:, 2 * k - 1:]
     with np.errstate(divide="ignore", invalid="ignore"):
         slope = (dv - du) / (width / 3)
-    # A piece of zero width (two equal breakpoints) adds nothing to the walk.
-    left = np.where(width > 0, du - slope * width / 3, at_break[:, :-1])
-    right = np.where(width > 0, dv + slope * width / 3, at_break[:, :-1])
+    # A piece too narrow to hold two distinct interior points (equal breakpoints, or a width
+    # below float resolution) adds nothing to the walk.
+    u, v = inner[:, :k - 1], inner[:, k - 1:]
+    wide = (u > lo) & (v > u) & (hi > v)
+    left = np.where(wide, du - slope * width / 3, at_break[:, :-1])
+    right = np.where(wide, dv + slope * width / 3, at_break[:, :-1])
     # The walk along the level axis: value at each breakpoint, then the open piece after it.
     xs = np.empty((rows, 3 * k - 2))
     vs = np.empty_like(xs)
