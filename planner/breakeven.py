@@ -35,9 +35,14 @@ def break_even_months(own_cost: Array, other_cost: Array) -> Array:
     >>> round(float(break_even_months(own, rent)[0]), 4)
     3.3333
     """
-    diff = np.cumsum(own_cost - other_cost, axis=1)
-    scale = np.maximum(np.abs(np.cumsum(own_cost, axis=1)), np.abs(np.cumsum(other_cost, axis=1)))
-    above = diff > _REL_TOL * np.maximum(scale, 1.0)
+    return months_from_cumulative(np.cumsum(own_cost, axis=1), np.cumsum(other_cost, axis=1))
+
+
+def months_from_cumulative(own_cum: Array, other_cum: Array) -> Array:
+    """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1)."""
+    diff = own_cum - other_cum
+    scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
+    above = diff > (_REL_TOL * np.maximum(scale, 1.0))[:, None]
     T = diff.shape[1] - 1
     rows = np.arange(diff.shape[0])
     last = T - np.argmax(above[:, ::-1], axis=1)
@@ -49,13 +54,15 @@ def break_even_months(own_cost: Array, other_cost: Array) -> Array:
     return np.where(above[:, T], np.nan, months)
 
 
-def hours_until(system_hours: Array, t: Array) -> Array:
+def hours_until(system_hours: Array, t: Array, cumulative: Array | None = None) -> Array:
     """Busy system-hours from 0 to t, accruing evenly within each month. (S,) [h]
+
+    ``cumulative`` may pass ``np.cumsum(system_hours, axis=1)`` when it is already known.
 
     >>> hours_until(np.array([[0.0, 100, 200]]), np.array([1.5]))
     array([200.])
     """
-    cum = np.cumsum(system_hours, axis=1)
+    cum = np.cumsum(system_hours, axis=1) if cumulative is None else cumulative
     T = system_hours.shape[1] - 1
     rows = np.arange(system_hours.shape[0])
     tt = np.nan_to_num(np.clip(t, 0, T))
@@ -187,36 +194,32 @@ def break_even_level(model: Model, own: str, other: str) -> Array:
 
 
 def _first_crossing(xs: Array, vs: Array, tols: Array):
-    """First point of the walk where the value is zero or changes sign; linear in between."""
+    """First point of a walk (S, n) where the value is zero or changes sign, linear in
+    between; the walk ends at its first NaN (a level where an option is infeasible).
+    Returns the level (S,) and the bracket (S, 2) of a crossing inside a segment."""
     rows, n = xs.shape
+    r = np.arange(rows)
+    missing = np.isnan(vs)
+    end = np.where(missing.any(axis=1), np.argmax(missing, axis=1), n)
     zero = np.abs(vs) <= tols
     a, b = vs[:, :-1], vs[:, 1:]
-    valid = ~np.isnan(a) & ~np.isnan(b)
-    sign_change = valid & (np.sign(a) != np.sign(b)) & ~zero[:, :-1] & ~zero[:, 1:]
-    # Stop at the first NaN (a level where one option is infeasible): the domain ends there.
-    nan_seen = np.cumsum(np.isnan(vs), axis=1) > 0
-    zero &= ~nan_seen
-    sign_change &= ~nan_seen[:, 1:]
-    # Order events: a zero at position j comes before a sign change on segment j.
-    candidates = np.full((rows, 2 * n), np.inf)
-    candidates[:, 0::2] = np.where(zero, np.arange(n) * 2, np.inf)
-    candidates[:, 1:-1:2] = np.where(sign_change, np.arange(n - 1) * 2 + 1, np.inf)
-    first = candidates.min(axis=1)
+    change = ((a > 0) & (b < 0)) | ((a < 0) & (b > 0))
+    change &= ~zero[:, :-1] & ~zero[:, 1:]
+    first_zero = np.where(zero.any(axis=1), np.argmax(zero, axis=1), n)
+    first_change = np.where(change.any(axis=1), np.argmax(change, axis=1), n)
+    # A zero at point j comes before a sign change on segment j (from j to j + 1).
+    use_zero = (first_zero <= first_change) & (first_zero < end)
+    use_change = ~use_zero & (first_change + 1 < end)
     level = np.full(rows, np.nan)
     bracket = np.full((rows, 2), np.nan)
-    r = np.arange(rows)
-    found = np.isfinite(first)
-    j = np.where(found, first, 0).astype(int)
-    is_zero = found & (j % 2 == 0)
-    level[is_zero] = xs[r[is_zero], j[is_zero] // 2]
-    seg = found & (j % 2 == 1)
-    s = j[seg] // 2
-    x0, x1 = xs[r[seg], s], xs[r[seg], s + 1]
-    v0, v1 = vs[r[seg], s], vs[r[seg], s + 1]
+    level[use_zero] = xs[r[use_zero], first_zero[use_zero]]
+    s = first_change[use_change]
+    x0, x1 = xs[r[use_change], s], xs[r[use_change], s + 1]
+    v0, v1 = vs[r[use_change], s], vs[r[use_change], s + 1]
     with np.errstate(divide="ignore", invalid="ignore"):
         root = np.where(x1 > x0, x0 + v0 * (x1 - x0) / (v0 - v1), x0)
-    level[seg] = root
-    bracket[seg] = np.stack([x0, x1], axis=1)
+    level[use_change] = root
+    bracket[use_change] = np.stack([x0, x1], axis=1)
     return level, bracket
 
 

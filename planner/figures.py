@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from planner.breakeven import (OVERFLOW_SEARCH_FACTOR, break_even_level, break_even_months,
-                               hours_until)
+from planner.breakeven import (OVERFLOW_SEARCH_FACTOR, break_even_level, hours_until,
+                               months_from_cumulative)
 from planner.linear import break_even_level_linear, separable
 from planner.model import Array, Model, OwnCard
 from planner.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
@@ -134,18 +134,20 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
     """Every own option against every other option (own against own both ways)."""
     pairs = []
     rows = options[0].feasible.shape[0]
+    cumulative = {o.name: np.cumsum(o.flows.monthly_cost, axis=1) for o in options}
     for own in options:
         card = model.cards[own.name]
         if not isinstance(card, OwnCard):
             continue
+        system_hours = np.broadcast_to(own.flows.system_hours, own.flows.monthly_cost.shape)
+        busy_cumulative = np.cumsum(system_hours, axis=1)
         for other in options:
             if other is own:
                 continue
             both = own.feasible & other.feasible
-            months = break_even_months(own.flows.monthly_cost, other.flows.monthly_cost)
+            months = months_from_cumulative(cumulative[own.name], cumulative[other.name])
             months = np.where(both, np.broadcast_to(months, (rows,)), np.nan)
-            hours = hours_until(np.broadcast_to(own.flows.system_hours,
-                                                own.flows.monthly_cost.shape), months)
+            hours = hours_until(system_hours, months, busy_cumulative)
             if break_even:
                 level = np.broadcast_to(_level(model, own, other), (rows,))
                 if model.demand.form == "flops":

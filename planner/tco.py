@@ -54,7 +54,7 @@ class Flows:
     warnings: list[tuple[Array, str]] = field(default_factory=list)
     redirected: list[tuple[Array, str]] = field(default_factory=list)
 
-    @property
+    @functools.cached_property
     def unmet(self) -> Array:
         return self.needed - self.served
 
