@@ -12,7 +12,7 @@ import numpy as np
 
 from planner.breakeven import (OVERFLOW_SEARCH_FACTOR, break_even_level, hours_until,
                                months_from_cumulative)
-from planner.linear import break_even_level_linear, separable
+from planner.linear import LevelSearch, separable
 from planner.model import Array, Model, OwnCard
 from planner.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
 
@@ -37,6 +37,7 @@ class OptionFigures:
     unmet_gpu_hours_per_month: Array
     first_unmet_month: Array  # NaN: none
     flows: Flows = field(repr=False)
+    pv_unmasked: Array = field(repr=False, default=None)  # present value even if infeasible
 
 
 @dataclass
@@ -97,6 +98,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             unmet_gpu_hours_per_month=unmet[:, 1],
             first_unmet_month=first_unmet,
             flows=flows,
+            pv_unmasked=pv,
         ))
     pairs = _pairs(model, options, break_even) if options else []
     return Figures(options=options, pairs=pairs, cheapest=_cheapest(options, rows))
@@ -119,14 +121,12 @@ def _cheapest(options: list[OptionFigures], rows: int) -> Array:
     return np.where(np.isfinite(best[:, 0]), index, -1)
 
 
-def _level(model: Model, own: OptionFigures, other: OptionFigures) -> Array:
+def _level(model: Model, search: LevelSearch, own: OptionFigures,
+           other: OptionFigures) -> Array:
     """Break-even demand level: closed form when costs are separable by month, else by
     evaluating the engine on the pieces (reserved commitments couple the months)."""
     if separable(model, own.name) and separable(model, other.name):
-        return break_even_level_linear(model, own.name, other.name,
-                                       present_value(model, own.flows),
-                                       present_value(model, other.flows),
-                                       OVERFLOW_SEARCH_FACTOR)
+        return search.level(own.name, other.name, own.pv_unmasked, other.pv_unmasked)
     return break_even_level(model, own.name, other.name)
 
 
@@ -135,6 +135,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
     pairs = []
     rows = options[0].feasible.shape[0]
     cumulative = {o.name: np.cumsum(o.flows.monthly_cost, axis=1) for o in options}
+    search = LevelSearch(model, OVERFLOW_SEARCH_FACTOR)
     for own in options:
         card = model.cards[own.name]
         if not isinstance(card, OwnCard):
@@ -149,7 +150,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
             months = np.where(both, np.broadcast_to(months, (rows,)), np.nan)
             hours = hours_until(system_hours, months, busy_cumulative)
             if break_even:
-                level = np.broadcast_to(_level(model, own, other), (rows,))
+                level = np.broadcast_to(_level(model, search, own, other), (rows,))
                 if model.demand.form == "flops":
                     level = level * card.gpu_hours_per_unit[:, 0]
                 level = np.where(both, level, np.nan)

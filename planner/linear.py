@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
-from planner.tco import chain, free_tier_capacity, rented_instance_hours
+from planner.breakeven import _first_crossing
+from planner.tco import chain, discount, free_tier_capacity, rented_instance_hours
 
 
 @dataclass
@@ -108,96 +109,137 @@ def variable_pv(model: Model, line: ChainLine, level: Array, disc: Array) -> Arr
     return (total * disc[:, 1:]).sum(axis=1)
 
 
-def _events(model: Model, line: ChainLine, sign: float, disc: Array):
-    """Kink positions in the level (S, E), slope changes and jumps there (signed)."""
-    g = month_growth(model)
-    w = disc[:, 1:]
-    positions, slopes, jumps = [], [], []
-    start = 0.0
-    for prev, seg in zip(line.segments, line.segments[1:]):
-        start = start + prev.capacity
-        with np.errstate(divide="ignore", invalid="ignore"):
-            at = np.where(g > 0, start / g, np.inf)
-        positions.append(np.broadcast_to(at, np.broadcast_shapes(at.shape, w.shape)))
-        slopes.append(sign * w * g * (seg.rate - prev.rate))
-        jumps.append(sign * w * seg.jump)
-    return positions, slopes, jumps
+@dataclass
+class _Events:
+    """Where an option's chain kinks, as month-1 levels, with the slope change and the jump of
+    its present value there; one block (S, T) per boundary between chain members."""
+
+    positions: list[Array]
+    slopes: list[Array]
+    jumps: list[Array]
 
 
-def search_bound(model: Model, own: str, lines: dict[str, ChainLine], factor: float) -> Array:
-    """The largest level searched (SPEC §5.6): the own machine's capacity (times ``factor``
-    with an overflow) and where either chain stops being feasible, at the peak month. (S, 1)"""
-    g_max = month_growth(model).max(axis=1, keepdims=True)
-    bound = lines[own].segments[0].capacity / g_max
-    if own in model.target_of:
-        bound = factor * bound
-    for line in lines.values():
-        bound = np.minimum(bound, line.feasible_work / g_max)
-    return bound
+class LevelSearch:
+    """Break-even levels of the pairs of one model, sharing each option's chain, events and
+    level-dependent present value across the pairs it is in."""
+
+    def __init__(self, model: Model, factor: float):
+        self.model = model
+        self.factor = factor
+        self.disc = discount(model)
+        self.growth = month_growth(model)
+        self.weight = self.disc[:, 1:] * self.growth  # d PV / d (work rate) per month
+        self.rows = model.scenarios
+        self._lines: dict[str, ChainLine] = {}
+        self._variable: dict[str, Array] = {}
+        self._events: dict[str, _Events] = {}
+
+    def line(self, name: str) -> ChainLine:
+        if name not in self._lines:
+            self._lines[name] = chain_line(self.model, name)
+        return self._lines[name]
+
+    def variable(self, name: str) -> Array:
+        """The part of the present value at the plan's level that depends on the level."""
+        if name not in self._variable:
+            self._variable[name] = variable_pv(self.model, self.line(name),
+                                               self.model.demand.level, self.disc)
+        return self._variable[name]
+
+    def events(self, name: str) -> _Events:
+        if name not in self._events:
+            line = self.line(name)
+            out = _Events([], [], [])
+            start = 0.0
+            for prev, seg in zip(line.segments, line.segments[1:]):
+                start = start + prev.capacity
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    at = np.where(self.growth > 0, start / self.growth, np.inf)
+                shape = np.broadcast_shapes(at.shape, self.weight.shape)
+                out.positions.append(np.broadcast_to(at, shape))
+                out.slopes.append(self.weight * (seg.rate - prev.rate))
+                out.jumps.append(self.disc[:, 1:] * seg.jump)
+            self._events[name] = out
+        return self._events[name]
+
+    def bound(self, own: str, other: str) -> Array:
+        """The largest level searched (SPEC §5.6): the own machine's capacity (times the
+        factor with an overflow) and where either chain stops being feasible. (S, 1)"""
+        g_max = self.growth.max(axis=1, keepdims=True)
+        bound = self.line(own).segments[0].capacity / g_max
+        if own in self.model.target_of:
+            bound = self.factor * bound
+        for name in (own, other):
+            bound = np.minimum(bound, self.line(name).feasible_work / g_max)
+        return bound
+
+    def _sorted_events(self, own: str, other: str, rows: int):
+        blocks = [(p, s, j, 1.0) for p, s, j in zip(*vars(self.events(own)).values())]
+        blocks += [(p, s, j, -1.0) for p, s, j in zip(*vars(self.events(other)).values())]
+        if not blocks:
+            empty = np.zeros((rows, 0))
+            return empty, empty, empty
+
+        def full(a):
+            return np.broadcast_to(a, (rows, a.shape[1]))
+
+        if len(blocks) == 1:
+            # One boundary: its levels C/g_m fall as demand grows and rise as it shrinks.
+            p, s, j, sign = (full(a) if isinstance(a, np.ndarray) else a for a in blocks[0])
+            rising = np.broadcast_to(self.model.demand.growth_per_year < 0, (rows, 1))
+            pos = np.where(rising, p, p[:, ::-1])
+            ds = sign * np.where(rising, s, s[:, ::-1])
+            dj = sign * np.where(rising, j, j[:, ::-1])
+            return pos, ds, dj
+        pos = np.concatenate([full(b[0]) for b in blocks], axis=1)
+        ds = np.concatenate([b[3] * full(b[1]) for b in blocks], axis=1)
+        dj = np.concatenate([b[3] * full(b[2]) for b in blocks], axis=1)
+        order = np.argsort(pos, axis=1, kind="stable")
+        flat = (order + np.arange(rows)[:, None] * pos.shape[1]).ravel()
+        shape = pos.shape
+        return (pos.ravel()[flat].reshape(shape), ds.ravel()[flat].reshape(shape),
+                dj.ravel()[flat].reshape(shape))
+
+    def level(self, own: str, other: str, pv_own: Array, pv_other: Array) -> Array:
+        """Smallest level in [0, bound] where PV(own) − PV(other) is zero or changes sign.
+
+        pv_own, pv_other : present values at the plan's own level, (S,) [currency]
+        Returns the level, NaN where there is none. (S,) [reference units]
+        """
+        rows = max(self.rows, np.shape(pv_own)[0], np.shape(pv_other)[0])
+        delta0 = np.broadcast_to((pv_own - self.variable(own)) - (pv_other - self.variable(other)),
+                                 (rows,))
+        slope0 = ((self.line(own).segments[0].rate - self.line(other).segments[0].rate)
+                  * self.weight).sum(axis=1)
+        bound = np.broadcast_to(self.bound(own, other), (rows, 1))
+        pos, ds, dj = self._sorted_events(own, other, rows)
+        beyond = pos > bound
+        pos = np.where(beyond, bound, pos)
+        ds, dj = np.where(beyond, 0.0, ds), np.where(beyond, 0.0, dj)
+        # The bound closes the walk.
+        pos = np.concatenate([pos, bound], axis=1)
+        ds = np.concatenate([ds, np.zeros((rows, 1))], axis=1)
+        dj = np.concatenate([dj, np.zeros((rows, 1))], axis=1)
+        slope0 = np.broadcast_to(slope0, (rows,))[:, None]
+        slope_before = slope0 + np.cumsum(ds, axis=1) - ds
+        step = np.diff(pos, axis=1, prepend=0.0)
+        # Value at each event (its left limit) and just after it (the jump added).
+        left = delta0[:, None] + np.cumsum(slope_before * step + dj, axis=1) - dj
+        n = pos.shape[1]
+        xs = np.empty((rows, 2 * n))
+        vs = np.empty_like(xs)
+        xs[:, 0], vs[:, 0] = 0.0, delta0
+        xs[:, 1::2], vs[:, 1::2] = pos, left
+        # Right limits, except after the bound: the walk ends on the bound's value.
+        xs[:, 2::2], vs[:, 2::2] = pos[:, :-1], (left + dj)[:, :-1]
+        scale = np.maximum(np.abs(np.broadcast_to(pv_own, (rows,))),
+                           np.abs(np.broadcast_to(pv_other, (rows,))))
+        tols = (1e-9 * np.maximum(scale, 1.0))[:, None]
+        found, _ = _first_crossing(xs, vs, tols)
+        return found
 
 
 def break_even_level_linear(model: Model, own: str, other: str, pv_own: Array,
                             pv_other: Array, factor: float) -> Array:
-    """Smallest level in [0, bound] where PV(own) − PV(other) is zero or changes sign. (S,)
-
-    pv_own, pv_other : present values at the plan's own demand level, (S,) [currency]
-    factor : search bound with an overflow, in multiples of the machine's capacity
-    """
-    from planner.breakeven import _first_crossing
-    from planner.tco import discount
-
-    disc = discount(model)
-    lines = {own: chain_line(model, own), other: chain_line(model, other)}
-    level = model.demand.level
-    bound = search_bound(model, own, lines, factor)
-    rows = max(model.scenarios, np.shape(pv_own)[0])
-    delta0 = ((pv_own - variable_pv(model, lines[own], level, disc))
-              - (pv_other - variable_pv(model, lines[other], level, disc)))
-    delta0 = np.broadcast_to(delta0, (rows,))
-    g = month_growth(model)
-    slope0 = ((lines[own].segments[0].rate - lines[other].segments[0].rate)
-              * (disc[:, 1:] * g)).sum(axis=1)
-    positions, slopes, jumps = [], [], []
-    for name, sign in ((own, 1.0), (other, -1.0)):
-        p, s, j = _events(model, lines[name], sign, disc)
-        positions += p
-        slopes += s
-        jumps += j
-    bound = np.broadcast_to(bound, (rows, 1))
-    if positions:
-        pos = np.concatenate([np.broadcast_to(p, (rows, p.shape[1])) for p in positions], axis=1)
-        ds = np.concatenate([np.broadcast_to(s, (rows, s.shape[1])) for s in slopes], axis=1)
-        dj = np.concatenate([np.broadcast_to(j, (rows, j.shape[1])) for j in jumps], axis=1)
-        order = np.argsort(pos, axis=1, kind="stable")
-        pos = np.take_along_axis(pos, order, axis=1)
-        ds = np.take_along_axis(ds, order, axis=1)
-        dj = np.take_along_axis(dj, order, axis=1)
-        beyond = pos > bound
-        pos = np.where(beyond, bound, pos)
-        ds, dj = np.where(beyond, 0.0, ds), np.where(beyond, 0.0, dj)
-    else:
-        pos = ds = dj = np.zeros((rows, 0))
-    # The bound closes the walk.
-    pos = np.concatenate([pos, bound], axis=1)
-    ds = np.concatenate([ds, np.zeros((rows, 1))], axis=1)
-    dj = np.concatenate([dj, np.zeros((rows, 1))], axis=1)
-    slope0 = np.broadcast_to(slope0, (rows,))[:, None]
-    slope_after = slope0 + np.cumsum(ds, axis=1)
-    slope_before = np.concatenate([slope0, slope_after[:, :-1]], axis=1)
-    step = np.diff(np.concatenate([np.zeros((rows, 1)), pos], axis=1), axis=1)
-    rise = slope_before * step
-    left = delta0[:, None] + np.cumsum(rise, axis=1) + np.cumsum(dj, axis=1) - dj
-    right = left + dj
-    n = pos.shape[1]
-    xs = np.empty((rows, 1 + 2 * n))
-    vs = np.empty_like(xs)
-    xs[:, 0], vs[:, 0] = 0.0, delta0
-    xs[:, 1::2], vs[:, 1::2] = pos, left
-    xs[:, 2::2], vs[:, 2::2] = pos, right
-    # The value at the bound is its left limit: drop the last right limit.
-    xs, vs = xs[:, :-1], vs[:, :-1]
-    scale = np.maximum(np.abs(np.broadcast_to(pv_own, (rows,))),
-                       np.abs(np.broadcast_to(pv_other, (rows,))))
-    tols = np.broadcast_to((1e-9 * np.maximum(scale, 1.0))[:, None], xs.shape)
-    found, _ = _first_crossing(xs, vs, tols)
-    return found
+    """:meth:`LevelSearch.level` for one pair. (S,) [reference units]"""
+    return LevelSearch(model, factor).level(own, other, pv_own, pv_other)
