@@ -173,55 +173,98 @@ class LevelSearch:
             bound = np.minimum(bound, self.line(name).feasible_work / g_max)
         return bound
 
-    def _sorted_events(self, own: str, other: str, rows: int):
+    def _blocks(self, own: str, other: str):
         blocks = [(p, s, j, 1.0) for p, s, j in zip(*vars(self.events(own)).values())]
         blocks += [(p, s, j, -1.0) for p, s, j in zip(*vars(self.events(other)).values())]
-        if not blocks:
-            empty = np.zeros((rows, 0))
-            return empty, empty, empty
+        return blocks
 
-        def full(a):
+    def _sorted_events(self, blocks, rows: int, index: Array, first: int | None):
+        """The ``first`` lowest events of every block (all with None) of the scenarios at
+        ``index``, merged by level, (R, E) each; and the level below which that list is
+        complete (the lowest event left out; inf when none is), (R,)."""
+
+        def pick(a):
+            a = a if a.shape[0] == 1 else a[index]
             return np.broadcast_to(a, (rows, a.shape[1]))
 
-        if len(blocks) == 1:
-            # One boundary: its levels C/g_m fall as demand grows and rise as it shrinks.
-            p, s, j, sign = (full(a) if isinstance(a, np.ndarray) else a for a in blocks[0])
-            rising = np.broadcast_to(self.model.demand.growth_per_year < 0, (rows, 1))
-            pos = np.where(rising, p, p[:, ::-1])
-            ds = sign * np.where(rising, s, s[:, ::-1])
-            dj = sign * np.where(rising, j, j[:, ::-1])
-            return pos, ds, dj
-        pos = np.concatenate([full(b[0]) for b in blocks], axis=1)
-        ds = np.concatenate([b[3] * full(b[1]) for b in blocks], axis=1)
-        dj = np.concatenate([b[3] * full(b[2]) for b in blocks], axis=1)
+        # Each block's levels C/g_m fall as demand grows and rise as it shrinks.
+        rising = pick(self.model.demand.growth_per_year < 0)
+        if rising.all() or not rising.any():
+            flip = (lambda a: a) if rising.all() else (lambda a: a[:, ::-1])
+        else:
+            def flip(a):
+                return np.where(rising, a, a[:, ::-1])
+        parts = []
+        limit = np.full(rows, np.inf)
+        for p, s, j, sign in blocks:
+            p, s, j = (flip(pick(a)) for a in (p, s, j))
+            if first is not None and first < p.shape[1]:
+                limit = np.minimum(limit, p[:, first])
+                p, s, j = p[:, :first], s[:, :first], j[:, :first]
+            parts.append((p, sign * s, sign * j))
+        if len(parts) == 1:
+            return (*parts[0], limit)
+        pos = np.concatenate([part[0] for part in parts], axis=1)
+        ds = np.concatenate([part[1] for part in parts], axis=1)
+        dj = np.concatenate([part[2] for part in parts], axis=1)
         order = np.argsort(pos, axis=1, kind="stable")
         flat = (order + np.arange(rows)[:, None] * pos.shape[1]).ravel()
         shape = pos.shape
         return (pos.ravel()[flat].reshape(shape), ds.ravel()[flat].reshape(shape),
-                dj.ravel()[flat].reshape(shape))
+                dj.ravel()[flat].reshape(shape), limit)
 
     def level(self, own: str, other: str, pv_own: Array, pv_other: Array) -> Array:
         """Smallest level in [0, bound] where PV(own) − PV(other) is zero or changes sign.
 
         pv_own, pv_other : present values at the plan's own level, (S,) [currency]
         Returns the level, NaN where there is none. (S,) [reference units]
+
+        Most pairs cross before the first kink or soon after: the first piece is solved for
+        all scenarios at once, then the first few pieces for the rest, and only the scenarios
+        still open walk all their pieces.
         """
         rows = max(self.rows, np.shape(pv_own)[0], np.shape(pv_other)[0])
         delta0 = np.broadcast_to((pv_own - self.variable(own)) - (pv_other - self.variable(other)),
                                  (rows,))
-        slope0 = ((self.line(own).segments[0].rate - self.line(other).segments[0].rate)
-                  * self.weight).sum(axis=1)
-        bound = np.broadcast_to(self.bound(own, other), (rows, 1))
-        pos, ds, dj = self._sorted_events(own, other, rows)
-        beyond = pos > bound
-        pos = np.where(beyond, bound, pos)
+        slope0 = np.broadcast_to(
+            ((self.line(own).segments[0].rate - self.line(other).segments[0].rate)
+             * self.weight).sum(axis=1), (rows,))
+        bound = np.broadcast_to(self.bound(own, other)[:, 0], (rows,))
+        scale = np.maximum(np.abs(np.broadcast_to(pv_own, (rows,))),
+                           np.abs(np.broadcast_to(pv_other, (rows,))))
+        tol = 1e-9 * np.maximum(scale, 1.0)
+        blocks = self._blocks(own, other)
+        first = bound
+        for p, *_ in blocks:
+            first = np.minimum(first, np.broadcast_to(p.min(axis=1), (rows,)))
+        xs = np.stack([np.zeros(rows), first], axis=1)
+        vs = np.stack([delta0, delta0 + slope0 * first], axis=1)
+        found, _ = _first_crossing(xs, vs, tol[:, None])
+        open_ = np.flatnonzero(np.isnan(found) & (first < bound))
+        for events in (8, None):
+            if open_.size == 0:
+                break
+            level, complete_below = self._walk(blocks, open_, delta0[open_], slope0[open_],
+                                               bound[open_], tol[open_], events)
+            found[open_] = level
+            open_ = open_[np.isnan(level) & (complete_below < bound[open_])]
+        return found
+
+    def _walk(self, blocks, index, delta0, slope0, bound, tol, events):
+        """The first crossing along the pieces of the scenarios at ``index`` that the lowest
+        ``events`` events of each block describe (all with None); and the level up to which
+        the walk was complete."""
+        rows = index.size
+        pos, ds, dj, limit = self._sorted_events(blocks, rows, index, events)
+        end = np.minimum(bound, limit)[:, None]
+        beyond = pos > end
+        pos = np.where(beyond, end, pos)
         ds, dj = np.where(beyond, 0.0, ds), np.where(beyond, 0.0, dj)
-        # The bound closes the walk.
-        pos = np.concatenate([pos, bound], axis=1)
+        # The end closes the walk.
+        pos = np.concatenate([pos, end], axis=1)
         ds = np.concatenate([ds, np.zeros((rows, 1))], axis=1)
         dj = np.concatenate([dj, np.zeros((rows, 1))], axis=1)
-        slope0 = np.broadcast_to(slope0, (rows,))[:, None]
-        slope_before = slope0 + np.cumsum(ds, axis=1) - ds
+        slope_before = slope0[:, None] + np.cumsum(ds, axis=1) - ds
         step = np.diff(pos, axis=1, prepend=0.0)
         # Value at each event (its left limit) and just after it (the jump added).
         left = delta0[:, None] + np.cumsum(slope_before * step + dj, axis=1) - dj
@@ -230,13 +273,14 @@ class LevelSearch:
         vs = np.empty_like(xs)
         xs[:, 0], vs[:, 0] = 0.0, delta0
         xs[:, 1::2], vs[:, 1::2] = pos, left
-        # Right limits, except after the bound: the walk ends on the bound's value.
+        # Right limits, except after the end: the walk ends on the end's value.
         xs[:, 2::2], vs[:, 2::2] = pos[:, :-1], (left + dj)[:, :-1]
-        scale = np.maximum(np.abs(np.broadcast_to(pv_own, (rows,))),
-                           np.abs(np.broadcast_to(pv_other, (rows,))))
-        tols = (1e-9 * np.maximum(scale, 1.0))[:, None]
-        found, _ = _first_crossing(xs, vs, tols)
-        return found
+        found, _ = _first_crossing(xs, vs, tol[:, None])
+        # A crossing found exactly at an incomplete end is not yet known to be the first one
+        # after the jumps there; walk those again with every event.
+        incomplete = (limit < bound) & (found >= limit)
+        found = np.where(incomplete, np.nan, found)
+        return found, np.where(incomplete, limit, np.where(np.isnan(found), limit, np.inf))
 
 
 def break_even_level_linear(model: Model, own: str, other: str, pv_own: Array,
