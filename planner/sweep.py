@@ -77,8 +77,10 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
             frames.append(_evaluate_chunk(plan, usage, paths, names, numeric, arrays, values,
                                           index, chunk, break_even))
     frame = pd.concat(frames, ignore_index=True)
-    frame = frame.sort_values(["scenario", "_order"], kind="stable").drop(columns="_order")
-    return frame.reset_index(drop=True)
+    if len(groups) > 1:
+        order = np.lexsort((frame["_order"].to_numpy(), frame["scenario"].to_numpy()))
+        frame = frame.take(order).reset_index(drop=True)
+    return frame.drop(columns="_order")
 
 
 def _axis_indices(sizes: list[int], mode: str, total: int) -> list[np.ndarray]:
@@ -180,20 +182,30 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
         out[name] = np.repeat(picked, n_options)
         if all(_is_number(v) for v in vals):
             out[name] = out[name].astype(float)
-    out["option"] = np.tile([o.name for o in figures.options], rows)
+    option_names = [o.name for o in figures.options]
+    out["option"] = pd.Categorical.from_codes(np.tile(np.arange(n_options), rows),
+                                              categories=option_names)
     out["_order"] = np.tile(np.arange(n_options), rows)
     stacked = {}
+    for field in ("kind", "gpu"):
+        values = [getattr(o, field) if field == "kind" else resolved.model.cards[o.name].gpu
+                  for o in figures.options]
+        categories = list(dict.fromkeys(v for v in values if v is not None))
+        codes = np.array([categories.index(v) if v is not None else -1 for v in values])
+        stacked[field] = pd.Categorical.from_codes(np.tile(codes, rows), categories=categories)
     for field in SCALAR_FIELDS:
+        if field in stacked:
+            continue
         columns = []
         for o in figures.options:
             value = _field(resolved.model, o, field, rows)
             columns.append(value)
         stacked[field] = np.stack(columns, axis=1).ravel()
     out.update(stacked)
-    cheapest_names = np.array([o.name for o in figures.options] + [None], dtype=object)
-    out["cheapest"] = np.repeat(cheapest_names[figures.cheapest], n_options)
+    out["cheapest"] = pd.Categorical.from_codes(np.repeat(figures.cheapest, n_options),
+                                                categories=option_names)
     for pair in figures.pairs:
-        own_index = [o.name for o in figures.options].index(pair.own)
+        own_index = option_names.index(pair.own)
         for field in ("months", "system_hours", "gpu_hours_per_month"):
             key = f"break_even.{pair.versus}.{field}"
             if key not in out:
@@ -204,10 +216,6 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
 
 def _field(model, o, field: str, rows: int) -> np.ndarray:
     card = model.cards[o.name]
-    if field == "kind":
-        return np.full(rows, o.kind, dtype=object)
-    if field == "gpu":
-        return np.full(rows, card.gpu, dtype=object)
     if field == "gpus":
         gpus = card.gpu_count if o.kind == "own" else card.gpus
         return np.broadcast_to(np.asarray(gpus, dtype=float)[:, 0], (rows,))
