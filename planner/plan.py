@@ -11,7 +11,7 @@ from planner.figures import Figures, compute
 from planner.model import Model
 from planner.paths import set_path
 from planner.resolve import Resolved, resolve
-from planner.usage import UsageDocument, load_usage
+from planner.usage import Issue, UsageDocument, load_usage
 
 #: Scenarios evaluated at once in a sweep; bounds memory (a few hundred MB at most).
 DEFAULT_CHUNK_SCENARIOS = 16_384
@@ -34,10 +34,10 @@ class Plan:
 
     @classmethod
     def load(cls, source: str | os.PathLike | Mapping[str, Any]) -> "Plan":
-        document = load_usage(source if not isinstance(source, Mapping) else dict(source))
-        data = document.data
         base_dir = Path(source).parent if not isinstance(source, Mapping) else Path.cwd()
-        return cls._from(document, data, base_dir)
+        document = load_usage(source if not isinstance(source, Mapping) else dict(source),
+                              checks=catalog_checks(base_dir))
+        return cls._from(document, document.data, base_dir)
 
     @classmethod
     def _from(cls, document: UsageDocument, data: dict[str, Any], base_dir: Path) -> "Plan":
@@ -71,7 +71,8 @@ class Plan:
         data = self.data
         for path, value in changes.items():
             data = set_path(data, path, value)
-        document = load_usage(data, name=self.document.file)
+        document = load_usage(data, name=self.document.file,
+                              checks=catalog_checks(self.base_dir))
         return Plan._from(document, data, self.base_dir)
 
     # -- evaluating -----------------------------------------------------------------------
@@ -103,6 +104,52 @@ def _suggest(suggestions: list[str]) -> str | None:
     if not suggestions:
         return None
     return " or ".join(repr(s) for s in suggestions[:3])
+
+
+def catalog_checks(base_dir: Path):
+    """Checks that the catalog ids a usage document names exist, run with the schema's checks
+    so that every problem of a file is reported at once. The catalog is the built-in one plus
+    the document's own catalog files where they load (their problems are reported later)."""
+    from pricing.catalog import CatalogFileError, CatalogLookupError, load_catalog
+
+    def check(data: Mapping[str, Any]) -> list[Issue]:
+        files = data.get("catalogs")
+        try:
+            extra = [base_dir / f for f in files] if isinstance(files, list) and all(
+                isinstance(f, str) for f in files) else []
+            catalog = load_catalog([f for f in extra if f.is_file()])
+        except CatalogFileError:
+            catalog = load_catalog()
+        issues: list[Issue] = []
+
+        def look(path: str, fn, key) -> None:
+            if not isinstance(key, str):
+                return
+            try:
+                fn(key)
+            except CatalogLookupError as err:
+                what = {"free_tier": "free tier", "cloud": "cloud instance",
+                        "gpu": "GPU"}.get(err.kind, err.kind)
+                issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
+                                    suggestion=_suggest(err.suggestions)))
+
+        demand = data.get("demand")
+        if isinstance(demand, Mapping):
+            look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
+        options = data.get("options")
+        for i, entry in enumerate(options if isinstance(options, list) else []):
+            if not isinstance(entry, Mapping):
+                continue
+            for kind, fn in (("cloud", catalog.cloud_regions), ("free_tier", catalog.free_tier),
+                             ("own", None)):
+                value = entry.get(kind)
+                if isinstance(value, str) and fn is not None:
+                    look(f"options[{i}].{kind}", fn, value)
+                elif isinstance(value, Mapping):
+                    look(f"options[{i}].{kind}.gpu", catalog.gpu, value.get("gpu"))
+        return issues
+
+    return check
 
 
 def _catalog(document: UsageDocument, base_dir: Path):

@@ -16,7 +16,7 @@ import json
 import math
 import numbers
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -879,21 +879,27 @@ def _locate(
                    suggestion=suggestion)
 
 
+#: Extra checks on the plain data (e.g. that catalog ids exist), run with the schema's own.
+Checks = Callable[[Mapping[str, Any]], "list[Issue]"]
+
+
 def load_usage(
-    source: str | os.PathLike[str] | Mapping[str, Any], *, name: str | None = None
+    source: str | os.PathLike[str] | Mapping[str, Any], *, name: str | None = None,
+    checks: Checks | None = None,
 ) -> UsageDocument:
     """Read and check a usage file (a path) or usage data (a dict).
 
     ``name`` is the file the data is known by: it is shown in problems and gives the default
-    title (its stem), also for a dict (e.g. a changed copy of a file's data). Raises
+    title (its stem), also for a dict (e.g. a changed copy of a file's data). ``checks`` finds
+    more issues in the plain data; they are located and reported with the schema's. Raises
     :class:`UserError` with every problem found, each located as precisely as possible.
     """
     if isinstance(source, Mapping):
-        return _check(copy.deepcopy(dict(source)), name, {}, {}, [])
+        return _check(copy.deepcopy(dict(source)), name, {}, {}, [], checks=checks)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"load_usage takes a path or a dict, got {type(source).__name__}")
     file = name or os.fspath(source)
-    return _check_loaded(load_yaml(_read(source, file), file), file)
+    return _check_loaded(load_yaml(_read(source, file), file), file, checks)
 
 
 def load_usage_text(text: str, *, name: str | None = None) -> UsageDocument:
@@ -945,10 +951,11 @@ def _require_map(data: Any, file: str | None, positions: Mapping[str, Position])
             f"{_describe(data)}", file=file, line=line, column=column)
 
 
-def _check_loaded(loaded: LoadedYaml, file: str | None) -> UsageDocument:
+def _check_loaded(loaded: LoadedYaml, file: str | None,
+                  checks: Checks | None = None) -> UsageDocument:
     _require_map(loaded.data, file, loaded.positions)
     return _check(loaded.data, file, loaded.positions, loaded.key_positions, loaded.problems,
-                  loaded.unreadable)
+                  loaded.unreadable, checks)
 
 
 def _check(
@@ -958,6 +965,7 @@ def _check(
     key_positions: dict[str, Position],
     problems: list[Problem],
     unreadable: AbstractSet[str] = frozenset(),
+    checks: Checks | None = None,
 ) -> UsageDocument:
     given = dict(data)
     if "title" not in given:
@@ -970,6 +978,8 @@ def _check(
         for error in exc.errors(include_url=False):
             issues += _error_issues(error)
     issues += _rule_issues(given)
+    if checks is not None:
+        issues += checks(given)
     found = list(problems)
     for issue in issues:
         if _within(issue.path, unreadable):

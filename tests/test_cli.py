@@ -108,3 +108,18 @@ def test_schema_is_json(run):
     result = run("schema")
     schema = json.loads(result.output)
     assert "demand" in schema["properties"]
+
+
+def test_unknown_catalog_ids_are_reported_with_the_schema_problems(run, tmp_path):
+    path = tmp_path / "ids.yaml"
+    path.write_text("version: 1\nhorizon_month: 12\n"
+                    "demand: {gpu_hours_per_month: 5, reference_gpu: a100-80g}\n"
+                    "options:\n  - name: c\n    cloud: aws/p4d.24xlarg\n"
+                    "  - name: k\n    free_tier: kagle\n")
+    result = run("validate", path)
+    assert result.exit_code == 1
+    out = result.output
+    assert "4 problems" in out
+    assert "ids.yaml:6:12: options[0].cloud" in out and "'aws/p4d.24xlarge'" in out
+    assert "ids.yaml:8:16: options[1].free_tier" in out and "'kaggle'" in out
+    assert "'a100-80gb'" in out
