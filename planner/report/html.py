@@ -13,6 +13,7 @@ import functools
 import os
 import threading
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner import fmt
@@ -28,7 +29,14 @@ STYLESHEET = "report.css"
 
 
 def _template_source(name: str) -> str:
-    return resources.files("planner.templates").joinpath(name).read_text(encoding="utf-8")
+    """A template's text: from the installed package ``planner.templates``, which the
+    project's layout keeps at the top-level ``templates/`` folder and setuptools maps into the
+    package; when the code runs from a source checkout without installing, from that folder."""
+    try:
+        folder = resources.files("planner.templates")
+    except ModuleNotFoundError:
+        folder = Path(__file__).resolve().parents[2] / "templates"
+    return folder.joinpath(name).read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=1)
