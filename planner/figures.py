@@ -66,6 +66,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
     disc = discount(model)
     work = work_by_month(model)
     options = []
+    demand_hours = work.sum(axis=1)
     for name, flows in flows_by_name.items():
         card = model.cards[name]
         feasible = flows.feasible(rows)
@@ -74,15 +75,20 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
         if model.demand.form == "flops":
             reference_hours = flows.needed.sum(axis=1)
         else:
-            reference_hours = work.sum(axis=1)
+            reference_hours = demand_hours
         reference_hours = np.broadcast_to(reference_hours, (rows,))
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             per_hour = np.where(reference_hours > 0, total / reference_hours, np.nan)
         per_hour = np.where(np.isfinite(per_hour), per_hour, np.nan)
-        unmet = np.broadcast_to(flows.unmet, (rows, flows.unmet.shape[1]))
-        needed = np.broadcast_to(flows.needed, unmet.shape)
-        is_unmet = unmet > _UNMET_TOLERANCE * np.maximum(needed, 1.0)
-        first_unmet = np.where(is_unmet.any(axis=1), np.argmax(is_unmet, axis=1), np.nan)
+        if flows.served is flows.needed:  # serves all its work: nothing unmet
+            unmet_first = np.zeros(rows)
+            first_unmet = np.full(rows, np.nan)
+        else:
+            unmet = np.broadcast_to(flows.unmet, (rows, flows.unmet.shape[1]))
+            needed = np.broadcast_to(flows.needed, unmet.shape)
+            is_unmet = unmet > _UNMET_TOLERANCE * np.maximum(needed, 1.0)
+            first_unmet = np.where(is_unmet.any(axis=1), np.argmax(is_unmet, axis=1), np.nan)
+            unmet_first = unmet[:, 1]
         options.append(OptionFigures(
             name=name, kind=KIND[type(card).__name__], feasible=feasible,
             total_cost=np.where(feasible, total, np.nan),
@@ -95,7 +101,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             gpu_hours_per_month=np.broadcast_to(flows.served[:, 1], (rows,)),
             capacity_gpu_hours_per_month=(None if flows.capacity is None
                                           else np.broadcast_to(flows.capacity, (rows,))),
-            unmet_gpu_hours_per_month=unmet[:, 1],
+            unmet_gpu_hours_per_month=unmet_first,
             first_unmet_month=first_unmet,
             flows=flows,
             pv_unmasked=pv,

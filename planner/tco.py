@@ -62,7 +62,8 @@ class Flows:
     def monthly_cost(self) -> Array:
         """Sum of the components, (S, T + 1); read only once the flows are complete."""
         total = 0.0
-        for value in self.components.values():
+        # Shared rows (1, T + 1) first: they add up cheaply before the per-scenario arrays.
+        for value in sorted(self.components.values(), key=lambda a: np.shape(a)[0]):
             total = total + value
         return total
 
@@ -105,6 +106,8 @@ def option_flows(model: Model, name: str, work: Array, *, as_target: bool) -> Fl
         flows = free_tier_flows(model, card, work)
     target = model.target_of.get(name)
     rows = _rows(model, work)
+    if flows.served is flows.needed:  # a cloud option serves all of its work
+        return flows
     passed = np.where(flows.unmet > _UNMET_TOLERANCE * np.maximum(flows.needed, 1.0),
                       flows.unmet, 0.0) / card.gpu_hours_per_unit
     has_passed = (passed > 0).any(axis=1)
@@ -192,16 +195,14 @@ def rented_instance_hours(model: Model, card: CloudCard, needed: Array) -> Array
     instances = np.ceil(g / card.gpus)
     rho = 1.0 + card.interruptions_per_hour * (d.checkpoint_minutes / 2.0
                                                + card.restart_minutes) / 60.0
-    exact = needed / g * instances * rho
     if card.job_hours is None:
-        return exact
+        return needed * (instances * rho / g)
     b = card.billing_increment_hours
     length = card.job_hours
     with np.errstate(divide="ignore", invalid="ignore"):
-        increments = _ceil(length * rho / b)
-        billed_per_job = increments * b
-        rounded = needed / (g * length) * billed_per_job * instances
-    return np.where(b > 0, rounded, exact)
+        billed_per_job = _ceil(length * rho / b) * b
+        rounded = billed_per_job * instances / (g * length)
+    return needed * np.where(b > 0, rounded, instances * rho / g)
 
 
 def _ceil(x: Array) -> Array:
@@ -267,13 +268,13 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
         charge[:, T] = charge[:, T] * (1 + extra)
         components["reservation"] = charge
         components["rental"] = np.maximum(hours - reserved * H, 0.0) * \
-            card.on_demand_price_per_hour * in_horizon
+            card.on_demand_price_per_hour  # month 0 has no work
     else:
-        components["rental"] = hours * card.price_per_hour * in_horizon
+        components["rental"] = hours * card.price_per_hour  # month 0 has no work
     storage = model.demand.data_gb * card.storage_per_gb_month * in_horizon
     if as_target:
         storage = storage * (work > 0)
-    components["storage"] = np.broadcast_to(storage, hours.shape).copy()
+    components["storage"] = storage
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
                   served=needed)
     _memory_checks(model, card, rows, flows)
@@ -325,21 +326,23 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     capacity = card.gpu_count * H * card.availability
     served = np.minimum(needed, capacity)
     system_hours = served / card.gpu_count
-    idle_hours = (H - system_hours) * in_horizon if card.always_on else 0.0
-    energy_kwh = (card.power_kw * system_hours + card.idle_power_kw * idle_hours) * card.pue
+    # Energy: busy power while busy, idle power in the other hours when always on; the idle
+    # part is idle power × (H − S) = idle power × H − idle power × S (month 0 excluded).
+    idle_kw = card.idle_power_kw if card.always_on else 0.0
+    energy_kwh = system_hours * ((card.power_kw - idle_kw) * card.pue)
+    if card.always_on:
+        energy_kwh = energy_kwh + (idle_kw * H * card.pue) * in_horizon
     components, residual = purchase_flows(card, model.calendar.horizon_months)
-    shape = needed.shape
     components.update({
         "energy": energy_kwh * card.electricity_per_kwh,
-        "maintenance": np.broadcast_to(card.maintenance_per_year / 12.0 * in_horizon, shape),
-        "fixed": np.broadcast_to(card.fixed_cost_per_month * in_horizon, shape),
+        "maintenance": card.maintenance_per_year / 12.0 * in_horizon,
+        "fixed": card.fixed_cost_per_month * in_horizon,
         "operating": card.operating_cost_per_hour * system_hours,
     })
-    components = {k: np.broadcast_to(v, shape).astype(float) for k, v in components.items()}
+    components = {k: np.asarray(v, dtype=float) for k, v in components.items()}
     flows = Flows(components=components, residual_value=np.broadcast_to(residual, (rows,)),
                   needed=needed, served=served, system_hours=system_hours,
-                  energy_kwh=np.broadcast_to(energy_kwh, shape),
-                  capacity=np.broadcast_to(capacity[:, 0], (rows,)))
+                  energy_kwh=energy_kwh, capacity=np.broadcast_to(capacity[:, 0], (rows,)))
     if card.carbon_kg_per_kwh is not None:
         flows.carbon_kg = flows.energy_kwh * card.carbon_kg_per_kwh
     wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
@@ -378,7 +381,7 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
     wide = np.broadcast_to((model.demand.gpus > card.gpus)[:, 0], (rows,))
     excluded = (memory_small | wide)[:, None]
     served = np.where(excluded, 0.0, np.minimum(needed, capacity))
-    fee = np.broadcast_to(card.fee_per_month * in_horizon, needed.shape).astype(float)
+    fee = card.fee_per_month * in_horizon
     flows = Flows(components={"fee": fee}, residual_value=np.zeros(rows), needed=needed,
                   served=served, capacity=np.broadcast_to(capacity[:, 0], (rows,)))
     if memory_unknown.any():
@@ -398,7 +401,12 @@ def present_value(model: Model, flows: Flows, disc: Array | None = None) -> Arra
     if disc is None:
         disc = discount(model)
     T = model.calendar.horizon_months
-    return (flows.monthly_cost * disc).sum(axis=1) - flows.residual_value * disc[:, T]
+    monthly = flows.monthly_cost
+    if disc.shape[0] == 1:  # one discount curve for all scenarios: a matrix-vector product
+        discounted = monthly @ disc[0]
+    else:
+        discounted = np.einsum("ij,ij->i", *np.broadcast_arrays(monthly, disc))
+    return discounted - flows.residual_value * disc[:, T]
 
 
 def total_cost(flows: Flows) -> Array:
