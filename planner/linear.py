@@ -180,12 +180,12 @@ class LevelSearch:
 
     def _sorted_events(self, blocks, rows: int, index: Array, first: int | None):
         """The ``first`` lowest events of every block (all with None) of the scenarios at
-        ``index``, merged by level, (R, E) each; and the level below which that list is
-        complete (the lowest event left out; inf when none is), (R,)."""
+        ``index``, merged by level, (R, E) each (or (1, E) where all scenarios share them); and
+        the level below which that list is complete (the lowest event left out; inf when none
+        is), (R,)."""
 
         def pick(a):
-            a = a if a.shape[0] == 1 else a[index]
-            return np.broadcast_to(a, (rows, a.shape[1]))
+            return a if a.shape[0] == 1 else a[index]
 
         # Each block's levels C/g_m fall as demand grows and rise as it shrinks.
         rising = pick(self.model.demand.growth_per_year < 0)
@@ -204,9 +204,17 @@ class LevelSearch:
             parts.append((p, sign * s, sign * j))
         if len(parts) == 1:
             return (*parts[0], limit)
-        pos = np.concatenate([part[0] for part in parts], axis=1)
-        ds = np.concatenate([part[1] for part in parts], axis=1)
-        dj = np.concatenate([part[2] for part in parts], axis=1)
+
+        def join(k):
+            shape0 = max(part[k].shape[0] for part in parts)
+            return np.concatenate([np.broadcast_to(part[k], (shape0, part[k].shape[1]))
+                                   for part in parts], axis=1)
+
+        pos, ds, dj = join(0), join(1), join(2)
+        if pos.shape[0] == 1:  # the same levels in every scenario: one order for all
+            order = np.argsort(pos[0], kind="stable")
+            return pos[:, order], ds[:, order], dj[:, order], limit
+        pos, ds, dj = (np.broadcast_to(a, (rows, a.shape[1])) for a in (pos, ds, dj))
         order = np.argsort(pos, axis=1, kind="stable")
         flat = (order + np.arange(rows)[:, None] * pos.shape[1]).ravel()
         shape = pos.shape
@@ -256,6 +264,7 @@ class LevelSearch:
         the walk was complete."""
         rows = index.size
         pos, ds, dj, limit = self._sorted_events(blocks, rows, index, events)
+        pos, ds, dj = (np.broadcast_to(a, (rows, a.shape[1])) for a in (pos, ds, dj))
         end = np.minimum(bound, limit)[:, None]
         beyond = pos > end
         pos = np.where(beyond, end, pos)
