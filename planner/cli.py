@@ -172,7 +172,7 @@ def schema() -> None:
     """Print the JSON Schema of usage.yaml."""
     import json
 
-    from planner.usage import usage_json_schema
+    from planner.usage_schema import usage_json_schema
 
     click.echo(json.dumps(usage_json_schema(), indent=2))
 

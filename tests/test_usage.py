@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from planner.errors import Problem, UserError
+from planner.usage_schema import reference_markdown, schema_text, usage_json_schema
 from planner.usage import (
     KINDS,
     OPTION_MODELS,
@@ -26,9 +27,6 @@ from planner.usage import (
     load_usage,
     load_usage_text,
     raw_document,
-    reference_markdown,
-    schema_text,
-    usage_json_schema,
 )
 from planner.yaml_positions import MAX_BYTES, MAX_VALUES, load_yaml
 
@@ -844,14 +842,14 @@ def test_raw_document(tmp_path):
 def test_json_schema_matches_the_committed_file():
     committed = (ROOT / "schema" / "usage.schema.json").read_text(encoding="utf-8")
     assert committed == schema_text(), (
-        "schema/usage.schema.json is out of date: run `python -m planner.usage` from the "
+        "schema/usage.schema.json is out of date: run `python -m planner.usage_schema` from the "
         "repository root")
 
 
 def test_reference_page_matches_the_committed_file():
     committed = (ROOT / "docs" / "usage-reference.md").read_text(encoding="utf-8")
     assert committed == reference_markdown(), (
-        "docs/usage-reference.md is out of date: run `python -m planner.usage` from the "
+        "docs/usage-reference.md is out of date: run `python -m planner.usage_schema` from the "
         "repository root")
 
 

@@ -1,0 +1,297 @@
+"""The JSON Schema of usage.yaml (for editors) and the reference page, both generated from the
+models of :mod:`planner.usage`. ``python -m planner.usage_schema`` rewrites the committed
+``schema/usage.schema.json`` and ``docs/usage-reference.md`` (run from the repository root).
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+from pathlib import Path
+from typing import Any, Mapping
+
+from pydantic import BaseModel
+
+from planner.usage import (
+    CURRENCY_PATTERN,
+    NAME_PATTERN,
+    CloudOption,
+    CloudSpec,
+    Demand,
+    Financing,
+    FreeTierOption,
+    FreeTierSpec,
+    OwnOption,
+    OwnSpec,
+    Site,
+    Usage,
+    _format_number,
+)
+
+
+def _raw_schema() -> dict[str, Any]:
+    return Usage.model_json_schema()
+
+
+def usage_json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of usage.yaml, for editors."""
+    schema = _raw_schema()
+
+    def tidy(node: Any) -> None:
+        if isinstance(node, dict):
+            for prop in node.get("properties", {}).values():
+                prop.pop("title", None)
+                text = prop.pop("x-default", None)
+                if text:
+                    prop.pop("default", None)
+                    if text != "—":
+                        prop["description"] = f"{prop.get('description', '')} Default: {text}."
+            for value in node.values():
+                tidy(value)
+        elif isinstance(node, list):
+            for value in node:
+                tidy(value)
+
+    tidy(schema)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "usage.yaml",
+        "description": "What GPU work you have and the ways of getting it done, format version "
+        "1. Money is in `currency`; fractions are fractions (0.15, never 15).",
+        **{k: v for k, v in schema.items() if k not in ("title", "description")},
+    }
+
+
+def schema_text() -> str:
+    """:func:`usage_json_schema` as the committed ``schema/usage.schema.json`` holds it."""
+    return json.dumps(usage_json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+SCHEMA_FILE = "schema/usage.schema.json"
+REFERENCE_FILE = "docs/usage-reference.md"
+
+
+def _type_text(prop: Mapping[str, Any]) -> str:
+    """A property's JSON Schema in words: ``integer ≥ 1``, ``number in [0, 1]``."""
+    if "anyOf" in prop:
+        parts = [p for p in prop["anyOf"] if p.get("type") != "null"]
+        return " or ".join(_type_text(p) for p in parts)
+    if "oneOf" in prop:
+        if all("$ref" in p for p in prop["oneOf"]):
+            return "option map"
+        return " or ".join(_type_text(p) for p in prop["oneOf"])
+    if "$ref" in prop:
+        return "map"
+    if "const" in prop:
+        return f"`{prop['const']}`"
+    if "enum" in prop:
+        return "one of " + ", ".join(f"`{v}`" for v in prop["enum"])
+    kind = prop.get("type")
+    if kind in ("integer", "number"):
+        return kind + _bounds_text(prop)
+    if kind == "string":
+        pattern = prop.get("pattern")
+        if pattern == CURRENCY_PATTERN:
+            return "currency code (ISO 4217)"
+        return "text without `.`" if pattern == NAME_PATTERN else "text"
+    if kind == "boolean":
+        return "`true` or `false`"
+    if kind == "array":
+        text = f"list of {_type_text(prop['items'])}"
+        return text + (f", ≥ {prop['minItems']}" if "minItems" in prop else "")
+    if kind == "object":
+        values = [*prop.get("patternProperties", {}).values()] or [{}]
+        return f"map of currency code → {_type_text(values[0])}"
+    return "value"
+
+
+def _bounds_text(prop: Mapping[str, Any]) -> str:
+    low = ("[", prop["minimum"]) if "minimum" in prop else (
+        ("(", prop["exclusiveMinimum"]) if "exclusiveMinimum" in prop else None)
+    high = ("]", prop["maximum"]) if "maximum" in prop else (
+        (")", prop["exclusiveMaximum"]) if "exclusiveMaximum" in prop else None)
+    if low and high:
+        return f" in {low[0]}{_format_number(low[1])}, {_format_number(high[1])}{high[0]}"
+    if low:
+        return f" {'≥' if low[0] == '[' else '>'} {_format_number(low[1])}"
+    if high:
+        return f" {'≤' if high[0] == ']' else '<'} {_format_number(high[1])}"
+    return ""
+
+
+def _default_text(prop: Mapping[str, Any], required: bool) -> str:
+    if required:
+        return "required"
+    if "x-default" in prop:
+        return str(prop["x-default"])
+    value = prop.get("default")
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    if isinstance(value, numbers.Real):
+        return f"`{_format_number(value)}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    return f"`{json.dumps(value)}`"
+
+
+def _table(schema: Mapping[str, Any], model: type[BaseModel], skip: tuple[str, ...] = ()) -> str:
+    definition = schema if model is Usage else schema["$defs"][model.__name__]
+    required = set(definition.get("required", ()))
+    rows = ["| key | type | default | unit | meaning |", "|---|---|---|---|---|"]
+    for key, prop in definition["properties"].items():
+        if key in skip:
+            continue
+        meaning = prop.get("description", "")
+        unit = ""
+        if meaning.endswith("]") and " [" in meaning:
+            meaning, unit = meaning[:-1].rsplit(" [", 1)
+        cells = [f"`{key}`", _type_text(prop), _default_text(prop, key in required), unit,
+                 meaning]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
+
+
+_REFERENCE = """\
+# usage.yaml reference
+
+<!-- Generated from the models in planner/usage.py by `python -m planner.usage_schema`; do not edit by hand. -->
+
+A usage file says what GPU work you have and which ways of getting it done to weigh. This page
+lists every key, its type, default, unit and meaning. `planner schema` prints the same
+information as a JSON Schema that editors use for completion and checks.
+
+```yaml
+version: 1
+currency: USD
+demand:
+  gpu_hours_per_month: 300
+site:
+  electricity_per_kwh: 0.15
+options:
+  - name: rent
+    cloud: aws/p4d.24xlarge
+    pricing: spot
+  - name: box
+    own: {{gpu: rtx-4090, gpu_count: 2}}
+    overflow: rent
+```
+
+## Conventions
+
+- The file is YAML 1.2: `1e6` and `2.7e19` are numbers; `yes`, `no`, `on` and `off` are text.
+- Numbers are plain: no quotes, units, percent signs or thousands separators. Fractions are
+  fractions (`0.15`, never `15`). A whole-number key accepts `12` and `12.0`, not `"12"`;
+  `true` and `false` are never numbers.
+- Money is in the file's `currency`. A month is `hours_per_month` hours.
+- A key whose default is "none", "catalog …" or "required …" may also be written with an empty
+  value (`null`, `~`), which means the same as leaving it out. Keys with a plain default do not
+  accept an empty value.
+- Unknown keys, keys that do not apply to an option's kind, and duplicate keys are errors.
+- Anchors and aliases (`&box`, `*box`) and merge keys (`<<: *box`) work; keys written in a map
+  win over merged ones.
+- Every problem in a file is reported at once, as `file:line:column: key.path: message`: at
+  the key for an unknown or duplicate key, at the value for a bad value, at the enclosing map
+  for a missing key or a rule between keys. Option entries are counted from 0
+  (`options[2].own.purchase_price`).
+- A file is at most 5 MB.
+
+## Top level
+
+{top}
+
+## `demand`
+
+Exactly one of `gpu_hours_per_month`, `utilization` and `flops_per_month` is given.
+
+{demand}
+
+## `site`
+
+{site}
+
+## `options`
+
+Each entry has a unique `name` (any text without a `.`) and exactly one kind key: `cloud`,
+`own` or `free_tier`. The kind key's value describes the resource; the other keys of the entry,
+beside it, say how it is used. Catalog ids are text; an unknown id is an error that lists the
+closest ids.
+
+### Cloud
+
+`cloud:` is a catalog id `provider/instance` (e.g. `aws/p4d.24xlarge`) or an inline map:
+
+{cloud_map}
+
+Beside `cloud:`:
+
+{cloud_beside}
+
+### Own
+
+`own:` is a map describing the machine:
+
+{own_map}
+
+`financing:` (inside `own:`):
+
+{financing}
+
+Beside `own:`:
+
+{own_beside}
+
+### Free tier
+
+`free_tier:` is a catalog id (`kaggle`, `colab-free`, …) or an inline map:
+
+{free_map}
+
+Beside `free_tier:`:
+
+{free_beside}
+
+## Rules between keys
+
+- `demand` has exactly one of its three forms.
+- Option names are unique and contain no `.`.
+- `overflow` and `fallback` name another option of the file; following them never leads back
+  to where it started.
+- `reserved_instances` only with `pricing: reserved_1y` or `reserved_3y`.
+- An inline `cloud:` map has `spot_price_per_hour` with `pricing: spot`, and
+  `reserved_1y_price_per_hour` / `reserved_3y_price_per_hour` with the reserved pricings.
+  `region` applies only to a catalog id.
+- `own:` without `gpu` has `purchase_price` and `power_watts`.
+- `site.electricity_per_kwh` is given when an `own` option exists.
+- `financing` has `annual_rate` and `months`.
+- An inline `free_tier:` map's `setup_minutes` is shorter than its `session_hours`.
+"""
+
+
+def reference_markdown() -> str:
+    """The usage.yaml reference page (``docs/usage-reference.md``), built from the models."""
+    schema = _raw_schema()
+    return _REFERENCE.format(
+        top=_table(schema, Usage),
+        demand=_table(schema, Demand),
+        site=_table(schema, Site),
+        cloud_map=_table(schema, CloudSpec),
+        cloud_beside=_table(schema, CloudOption, skip=("name", "cloud")),
+        own_map=_table(schema, OwnSpec),
+        financing=_table(schema, Financing),
+        own_beside=_table(schema, OwnOption, skip=("name", "own")),
+        free_map=_table(schema, FreeTierSpec),
+        free_beside=_table(schema, FreeTierOption, skip=("name", "free_tier")),
+    )
+
+
+def main() -> None:
+    """Write the committed schema and reference page (run from the repository root)."""
+    for name, text in ((SCHEMA_FILE, schema_text()), (REFERENCE_FILE, reference_markdown())):
+        target = Path(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        print(f"wrote {name}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
