@@ -1,8 +1,21 @@
-"""Shared pytest set-up: the ``--update-golden`` option of the golden-file tests."""
+"""Shared pytest set-up: hypothesis profiles and the ``--update-golden`` option.
+
+Hypothesis profiles (``HYPOTHESIS_PROFILE``): ``dev`` (the default) draws new examples on every
+run, so repeated local runs explore; ``ci`` draws the same examples every time, so a landing is
+not decided by chance (``.ci/run`` selects it); ``deep`` runs many more examples per test.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None)
+settings.register_profile("deep", deadline=None, max_examples=2000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
