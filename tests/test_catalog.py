@@ -234,6 +234,73 @@ def test_spot_checked_gpu_and_tier_rows(catalog):
     )
 
 
+# GPUs users rent and buy most: street price and throughput ----------------------------------
+
+# Plausible ranges, wide enough for any honest estimate, narrow enough to catch a unit or
+# column slip (a price in thousands, a throughput relative to the wrong GPU).
+STREET_PRICE_RANGES = {
+    "t4": (500, 4000),
+    "l4": (1000, 5000),
+    "l40s": (5000, 15000),
+    "h100-nvl": (15000, 50000),
+    "h200": (20000, 60000),
+}
+GENERIC_THROUGHPUT_RANGES = {  # x a100-80gb
+    "t4": (0.05, 0.3),
+    "l4": (0.08, 0.45),
+    "a10g": (0.2, 0.5),
+    "l40s": (0.35, 1.0),
+    "h200": (1.6, 2.5),
+    "mi300x": (0.9, 2.5),
+}
+
+
+@pytest.mark.parametrize("gpu_id", sorted(STREET_PRICE_RANGES))
+def test_popular_gpus_have_a_dated_sourced_street_price(catalog, gpu_id):
+    gpu = catalog.gpu(gpu_id)
+    low, high = STREET_PRICE_RANGES[gpu_id]
+    assert gpu.street_price is not None and low <= gpu.street_price <= high
+    row = next(r for r in catalog.rows("gpus") if r["id"] == gpu_id)
+    assert row["price_as_of"] and parse_as_of(row["price_as_of"]) <= date(2027, 12, 31)
+    assert "street_price:" in row["notes"] and "estimate" in row["notes"]
+
+
+@pytest.mark.parametrize("gpu_id", sorted(GENERIC_THROUGHPUT_RANGES))
+def test_popular_gpus_have_a_generic_throughput(catalog, gpu_id):
+    gpu = catalog.gpu(gpu_id)
+    low, high = GENERIC_THROUGHPUT_RANGES[gpu_id]
+    assert low <= gpu.throughput["generic"] <= high
+    for workload, value in gpu.throughput.items():
+        assert 0.3 <= value / gpu.throughput["generic"] <= 3, (gpu_id, workload)
+    row = next(r for r in catalog.rows("gpus") if r["id"] == gpu_id)
+    # None of them has a Lambda row: every figure is a derived estimate that says how.
+    assert "throughput: estimate" in row["notes"]
+    assert "https://github.com/lambdal/deeplearning-benchmark" in row["source"].split("; ")
+
+
+def test_popular_gpu_throughputs_keep_their_known_order(catalog):
+    generic = {g: catalog.gpu(g).throughput["generic"] for g in GENERIC_THROUGHPUT_RANGES}
+    generic |= {g: catalog.gpu(g).throughput["generic"] for g in ("a10", "h100-80gb")}
+    # T4 < L4 < A10 ~ A10G < L40S < H100 < H200: newer, bigger or better-fed parts are faster.
+    assert generic["t4"] < generic["l4"] < generic["a10"] < generic["l40s"]
+    assert generic["a10g"] == pytest.approx(generic["a10"], rel=0.05)
+    assert generic["l40s"] < generic["h100-80gb"] < generic["h200"]
+    # MLPerf: MI300X a little behind H100 on Llama 2 70B LoRA, well behind H200.
+    assert 0.8 * generic["h100-80gb"] < generic["mi300x"] < generic["h200"]
+    # The MI300X figure comes from an LLM benchmark only: no vision column.
+    assert "cv" not in catalog.gpu("mi300x").throughput
+
+
+def test_mlperf_derived_rows_cite_the_result_logs(catalog):
+    rows = {r["id"]: r for r in catalog.rows("gpus")}
+    v40 = "https://github.com/mlcommons/training_results_v4.0"
+    v50 = "https://github.com/mlcommons/training_results_v5.0"
+    assert v40 in rows["h200"]["source"].split("; ")
+    assert {v40, v50} <= set(rows["mi300x"]["source"].split("; "))
+    # as_of is never newer than the oldest data a row uses (MLPerf v4.0: 2024-06-12).
+    assert parse_as_of(rows["h200"]["as_of"]) <= date(2024, 6, 12)
+
+
 # Lookups ------------------------------------------------------------------------------------
 
 
@@ -301,7 +368,7 @@ def test_relative_speed_falls_back_to_generic(tiny, catalog):
     assert tiny.relative_speed("blank", "fast", "generic") is None
     assert tiny.relative_speed("fast", "blank", "cv") is None
     assert catalog.relative_speed("h100-80gb", "a100-80gb", "cv") == pytest.approx(1.68)
-    assert catalog.relative_speed("t4", "a100-80gb", "generic") is None
+    assert catalog.relative_speed("p100", "a100-80gb", "generic") is None
 
 
 def test_rows_are_plain_json_ready_dicts(catalog):

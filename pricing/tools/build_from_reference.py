@@ -120,6 +120,181 @@ BENCH_ROWS = {  # GPU id -> (file, name_gpu of its 1-GPU row)
     "gtx-1080ti": (BENCH_MAIN, "GTX 1080Ti"),
 }
 
+# --------------------------------------------------------------------------------------------
+# Hand-curated street prices: GPUs that Lambda does not price and that have no launch price in
+# the reference extract. None has an official list price from the vendor, so all are estimates.
+
+
+@dataclass(frozen=True)
+class StreetPrice:
+    price: float | None  # USD; None: copy the price of `proxy`
+    as_of: str | None  # None with a proxy: the proxy's date
+    source: str | None  # None with a proxy: the proxy's source
+    note: str
+    proxy: str | None = None  # spec-file gpu_model whose price stands in
+
+
+CHIPVERSUS = "https://chipversus.com/hardware/gpu/"
+STREET_PRICES = {
+    "t4": StreetPrice(
+        1880,
+        "2018-09-13",
+        CHIPVERSUS + "tesla-t4",
+        "street_price: MSRP at launch as listed by ChipVERSUS, not a current street price "
+        "(the same page gives an average market price of about $1,000) (estimate)",
+    ),
+    "l4": StreetPrice(
+        2345,
+        "2023-03-21",
+        CHIPVERSUS + "l4",
+        "street_price: MSRP at launch as listed by ChipVERSUS (average market price there "
+        "about $1,800; runlocalai.co quotes about $2,500 retail) (estimate)",
+    ),
+    "l40s": StreetPrice(
+        8500,
+        "2025-01",
+        "https://datastorage.com/gpu/nvidia-l40s/",
+        "street_price: midpoint of the ~$7k-$10k on-premise card price quoted by "
+        "datastorage.com (rentgpu.org uses a $9,000 MSRP); the page is undated, so "
+        "price_as_of is a conservative estimate (estimate)",
+    ),
+    "h100-nvl": StreetPrice(
+        None,
+        None,
+        None,
+        "street_price: no public price found; the per-GPU price Lambda assumes for the "
+        "H100 80GB PCIe (a PCIe Hopper card like the NVL) stands in as a proxy (estimate)",
+        proxy="H100-80GB-PCIe",
+    ),
+    "h200": StreetPrice(
+        35000,
+        "2026-06",
+        "https://www.aiinframap.com/tools/chips/h100-vs-h200-vs-b200-tco",
+        "street_price: 'mid-2026 typical' per-GPU price from trade-press surveys and "
+        "secondary-market listings, +-20-40% by volume and quarter (awesomeagents.ai gives "
+        "$25,000-35,000) (estimate)",
+    ),
+}
+
+# --------------------------------------------------------------------------------------------
+# Throughput of GPUs without a Lambda row, derived from a GPU that has one (all estimates).
+#
+# "specs": same architecture as `reference`; every workload column of the reference is scaled
+#   by sqrt(tensor-TFLOPS ratio x memory-bandwidth ratio) (dense FP16 tensor peak and memory
+#   bandwidth from the spec file). `low_power` GPUs (70-72 W boards) are further multiplied by
+#   a low-power factor, the measured-over-predicted ratio of the 150 W A10 when the rule predicts it
+#   from the 300 W RTX A6000 (same GA102 chip), because such boards cannot hold their boost
+#   clocks (computed at build time, about 0.80).
+# "clock": same chip, memory and board as `reference`; scaled by the non-tensor FP32 peak ratio,
+#   i.e. the boost-clock ratio.
+# "mlperf": scaled by measured throughput ratios between the GPU and `reference` in MLPerf
+#   Training closed-division result logs (tracked_stats throughput, samples/s of an 8-GPU
+#   system, the last full epochs/blocks of result_0); see MLPERF below.
+
+MLPERF_V40 = "https://github.com/mlcommons/training_results_v4.0"
+MLPERF_V50 = "https://github.com/mlcommons/training_results_v5.0"
+MLPERF_V40_DATE = "2024-06-12"  # publication of MLPerf Training v4.0
+MLPERF_V50_DATE = "2025-06-04"  # publication of MLPerf Training v5.0
+# Measured samples/s of 8-GPU systems: benchmark -> (GPU system -> value).
+# v4.0, NVIDIA's submissions, all with NGC 24.04 containers:
+#   H100 = NVIDIA/results/eos_ngc24.04_*/<benchmark>/result_0.txt (1 node, 8x H100-SXM5-80GB)
+#   H200 = NVIDIA/results/h200_ngc24.04_*/<benchmark>/result_0.txt (1 node, 8x H200-SXM5-141GB)
+#   L40S = NVIDIA/results/l40s_n2_ngc24.04_*/<benchmark>/result_0.txt (2 nodes x 4 L40S, PCIe)
+# v5.0 (llama2_70b_lora only):
+#   MI300X = AMD/results/MI300X_EPYC_9575F_pytorch/llama2_70b_lora/result_0.txt (8x MI300X)
+#   H200-v5 = Dell/results/1xXE9680Lx8H200-SXM-141GB/llama2_70b_lora/result_0.txt (8x H200)
+MLPERF = {
+    "resnet": {  # ResNet-50, MXNet, mean of epochs 32-35
+        "H100": (57402.66 + 57141.56 + 57278.45 + 57255.75) / 4,
+        "H200": (63705.93 + 63393.60 + 63529.64 + 63559.50) / 4,
+        "L40S": (14813.53 + 14795.08 + 14814.39 + 14793.45) / 4,
+    },
+    "ssd": {  # RetinaNet (the "ssd" benchmark), PyTorch, last full epoch
+        "H100": 291.019,
+        "H200": 301.334,
+        "L40S": 90.299,
+    },
+    "llama2_70b_lora": {  # Llama 2 70B LoRA fine-tuning, NeMo / PyTorch, last full blocks
+        "H100": (2.155369 + 2.154987 + 2.155219) / 3,
+        "H200": (2.477808 + 2.474862 + 2.476973) / 3,
+        "H200-v5": (2.540324 + 2.540013 + 2.539554 + 2.540367) / 4,
+        "MI300X": (2.027970 + 2.027279 + 2.028369) / 3,
+    },
+}
+MLPERF_WORKLOADS = {  # catalog workload -> MLPerf benchmarks whose ratios are averaged
+    "generic": ("resnet", "ssd", "llama2_70b_lora"),
+    "cv": ("resnet", "ssd"),
+    "nlp": ("llama2_70b_lora",),
+    "llm": ("llama2_70b_lora",),
+}
+
+
+@dataclass(frozen=True)
+class Derived:
+    reference: str  # catalog id of a GPU with a Lambda row
+    how: str  # "specs", "clock" or "mlperf"
+    low_power: bool = False
+    ratios: tuple[tuple[str, float], ...] = ()  # mlperf: (benchmark, GPU / reference)
+    sources: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()
+    note: str = ""
+
+
+def _mlperf(bench: str, *chain: tuple[str, str]) -> tuple[str, float]:
+    """(bench, product of the throughput ratios numerator / denominator along ``chain``)."""
+    values = MLPERF[bench]
+    return bench, math.prod(values[top] / values[bottom] for top, bottom in chain)
+
+
+DERIVED = {
+    "t4": Derived(
+        "quadro-rtx-8000",
+        "specs",
+        low_power=True,
+        note="Turing like the Quadro RTX 8000, whose 130.5 dense FP16 tensor TFLOPS are a "
+        "hand-entered datasheet value (unverified)",
+    ),
+    "l4": Derived(
+        "rtx-6000-ada", "specs", low_power=True, note="Ada (AD104) like the RTX 6000 Ada"
+    ),
+    "l40s": Derived(
+        "rtx-6000-ada",
+        "specs",
+        note="same AD102 chip and core count as the RTX 6000 Ada; for comparison, MLPerf "
+        "Training v4.0 measured 8x L40S (2 PCIe nodes) at 0.26x (ResNet-50) and 0.31x "
+        "(RetinaNet) of 8x H100 SXM, i.e. lower with code tuned for Hopper and multi-node",
+    ),
+    "a10g": Derived(
+        "a10",
+        "clock",
+        note="AWS's variant of the A10: same GA102 configuration, 24 GB / 600 GB/s and 150 W; "
+        "Baseten (https://www.baseten.co/blog/nvidia-a10-vs-a10g-for-ml-model-inference/) "
+        "reports lower tensor throughput for the A10G, so tensor-bound jobs may be slower",
+    ),
+    "h200": Derived(
+        "h100-80gb",
+        "mlperf",
+        ratios=tuple(
+            _mlperf(bench, ("H200", "H100")) for bench in ("resnet", "ssd", "llama2_70b_lora")
+        ),
+        sources=(MLPERF_V40,),
+        dates=(MLPERF_V40_DATE,),
+        note="ratios of NVIDIA's 8x H200 and 8x H100 SXM submissions to MLPerf Training "
+        "v4.0 (same software): ResNet-50, RetinaNet ('ssd'), Llama 2 70B LoRA",
+    ),
+    "mi300x": Derived(
+        "h100-80gb",
+        "mlperf",
+        ratios=(_mlperf("llama2_70b_lora", ("MI300X", "H200-v5"), ("H200", "H100")),),
+        sources=(MLPERF_V50, MLPERF_V40),
+        dates=(MLPERF_V50_DATE, MLPERF_V40_DATE),
+        note="Llama 2 70B LoRA only (AMD's only MLPerf Training benchmark): AMD's 8x MI300X "
+        "over Dell's 8x H200 in v5.0, times NVIDIA's 8x H200 over 8x H100 in v4.0; "
+        "vendor-tuned ROCm code, out-of-the-box training may be slower; no vision figure",
+    ),
+}
+HAND_TENSOR_TFLOPS = {"quadro-rtx-8000": 130.5}  # dense FP16 tensor, NVIDIA datasheet (unverified)
+
 
 def read_csv(path: Path) -> list[dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as handle:
@@ -175,10 +350,87 @@ def throughput(ref: Path) -> dict[str, tuple[dict[str, float], str, str]]:
     return result
 
 
+def _spec(spec: dict[str, str], key: str) -> float:
+    gpu_id = spec["gpu_model"].lower()
+    if key == "fp16_bf16_tensor_dense_tflops" and gpu_id in HAND_TENSOR_TFLOPS:
+        return HAND_TENSOR_TFLOPS[gpu_id]
+    value = number(spec[key])
+    if value is None:
+        raise ValueError(f"{gpu_id}: {key} is needed to derive a throughput estimate")
+    return value
+
+
+def spec_factor(target: dict[str, str], reference: dict[str, str]) -> float:
+    """sqrt(dense FP16 tensor TFLOPS ratio x memory bandwidth ratio), target over reference."""
+    return math.sqrt(
+        _spec(target, "fp16_bf16_tensor_dense_tflops")
+        / _spec(reference, "fp16_bf16_tensor_dense_tflops")
+        * _spec(target, "memory_bandwidth_gbps")
+        / _spec(reference, "memory_bandwidth_gbps")
+    )
+
+
+def derived_throughput(
+    specs: dict[str, dict[str, str]],
+    speeds: dict[str, tuple[dict[str, float], str, str]],
+) -> dict[str, tuple[dict[str, float], list[str], list[str], str]]:
+    """GPU id -> (workload -> estimate vs a100-80gb, dates, sources, note) for DERIVED."""
+    a10, a6000 = speeds["a10"][0]["generic"], speeds["rtx-a6000"][0]["generic"]
+    low_power = a10 / (a6000 * spec_factor(specs["a10"], specs["rtx-a6000"]))
+    result = {}
+    for gpu_id, how in DERIVED.items():
+        base, base_date, base_label = speeds[how.reference]
+        if how.how == "specs":
+            factor = spec_factor(specs[gpu_id], specs[how.reference])
+            scores = {w: s * factor for w, s in base.items()}
+            method = (
+                f"scaled by sqrt(dense FP16 tensor TFLOPS ratio x memory bandwidth ratio) "
+                f"= {factor:.3f}"
+            )
+            if how.low_power:
+                scores = {w: s * low_power for w, s in scores.items()}
+                method += (
+                    f" and by {low_power:.3f} for a low-power board (the A10's measured figure "
+                    "over the same rule applied to the RTX A6000)"
+                )
+        elif how.how == "clock":
+            factor = _spec(specs[gpu_id], "fp32_tflops") / _spec(
+                specs[how.reference], "fp32_tflops"
+            )
+            scores = {w: s * factor for w, s in base.items()}
+            method = f"scaled by the FP32 peak (boost clock) ratio = {factor:.3f}"
+        else:
+            ratios = dict(how.ratios)
+            scores = {}
+            for workload, benches in MLPERF_WORKLOADS.items():
+                found = [ratios[b] for b in benches if b in ratios]
+                if found and workload in base:
+                    mean = math.exp(sum(map(math.log, found)) / len(found))
+                    scores[workload] = base[workload] * mean
+            method = (
+                "scaled by MLPerf Training throughput ratios ("
+                + ", ".join(f"{bench} {ratio:.3f}" for bench, ratio in how.ratios)
+                + "; geometric mean per workload)"
+            )
+        note = (
+            f"throughput: estimate from the Lambda 1-GPU row {base_label} of "
+            f"{how.reference}, {method}; {how.note}"
+        )
+        result[gpu_id] = (
+            scores,
+            [base_date, *how.dates],
+            [LAMBDA_BENCH, *how.sources],
+            note,
+        )
+    return result
+
+
 def build_gpus(ref: Path) -> list[dict[str, str]]:
     specs = read_csv(ref / "gpu_hardware_specs.csv")
     epoch = {r["hardware_name"]: r for r in read_csv(ref / "epoch_ml_hardware_trimmed.csv")}
     speeds = throughput(ref)
+    by_id = {spec["gpu_model"].lower(): spec for spec in specs}
+    derived = derived_throughput(by_id, speeds)
     rows = []
     for spec in specs:
         gpu_id = spec["gpu_model"].lower()
@@ -207,10 +459,22 @@ def build_gpus(ref: Path) -> list[dict[str, str]]:
                 "street_price: launch/list price at release (Epoch AI or vendor), "
                 "not a current street price (estimate)"
             )
+        elif gpu_id in STREET_PRICES:
+            curated = STREET_PRICES[gpu_id]
+            price, price_as_of, source = curated.price, curated.as_of, curated.source
+            if curated.proxy:
+                proxy = by_id[curated.proxy.lower()]
+                price, price_as_of = proxy["reference_price_usd"], proxy["reference_price_as_of"]
+                source = LAMBDA_BENCH
+            price = str(price)
+            if source not in sources:
+                sources.append(source)
+            notes.append(curated.note)
 
-        scores, bench_date = {}, None
+        scores, bench_dates = {}, []
         if gpu_id in speeds:
             scores, bench_date, label = speeds[gpu_id]
+            bench_dates.append(bench_date)
             if LAMBDA_BENCH not in sources:
                 sources.append(LAMBDA_BENCH)
             approx = (
@@ -219,6 +483,10 @@ def build_gpus(ref: Path) -> list[dict[str, str]]:
                 else ""
             )
             notes.append(f"throughput: Lambda 1-GPU row {label};{approx} mixed precision")
+        elif gpu_id in derived:
+            scores, bench_dates, extra_sources, note = derived[gpu_id]
+            sources += [s for s in extra_sources if s not in sources]
+            notes.append(note)
         if spec["notes"]:
             notes.append(spec["notes"])
         rows.append(
@@ -235,7 +503,9 @@ def build_gpus(ref: Path) -> list[dict[str, str]]:
                 "price_as_of": price_as_of if price else "",
                 **{f"throughput_{w}": fmt(scores.get(w), 3) for w in WORKLOADS},
                 "currency": "USD",
-                "as_of": oldest(SPEC_DATE, price_as_of if price else None, bench_date),
+                # The price has its own date (price_as_of): a plan that uses only the specs and
+                # throughput of a GPU is not dated by an old launch price.
+                "as_of": oldest(SPEC_DATE, *bench_dates),
                 "source": "; ".join(sources),
                 "notes": "; ".join(notes),
             }
