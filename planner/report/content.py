@@ -273,13 +273,13 @@ def warnings(result: Result, date: datetime.date) -> list[str]:
     age = catalog_age_days(result, date)
     if age is not None and age > STALE_AFTER_DAYS:
         notes.append(
-            f"The oldest catalog price used dates from {result.data['catalog_as_of']}, "
-            f"{age} days before this report: check current prices before committing money.")
+            f"The oldest catalog figures used date from {result.data['catalog_as_of']}, "
+            f"{age} days before this report: check current prices and figures before committing money.")
     return notes
 
 
 def catalog_age_days(result: Result, date: datetime.date) -> int | None:
-    """Days between the oldest catalog price used and the report's date."""
+    """Days between the oldest catalog data used and the report's date."""
     as_of = str(result.data.get("catalog_as_of") or "")[:10]
     if len(as_of) == 7:  # "2025-12": a month, taken from its first day
         as_of += "-01"

@@ -77,7 +77,7 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     if data["discount_rate"]:
         meta[-1] += f", discounted at {fmt.percent(data['discount_rate'])} a year"
     if data.get("catalog_as_of"):
-        meta.append(f"catalog prices as of {data['catalog_as_of']}")
+        meta.append(f"catalog data as of {data['catalog_as_of']}")
     lines = [f"# {_cell(data['title'])}", "", " · ".join(meta), "",
              content.recommendation(result), ""]
     if result.inputs:
@@ -124,5 +124,5 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     else:
         lines += ["No assumptions were recorded.", ""]
     if data.get("catalog_as_of"):
-        lines += [f"The oldest catalog price used dates from {data['catalog_as_of']}.", ""]
+        lines += [f"The oldest catalog figures used date from {data['catalog_as_of']}.", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
