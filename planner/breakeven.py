@@ -13,7 +13,7 @@ import numpy as np
 
 from planner.model import (Array, FreeTierCard, Model, OwnCard, repeat_scenarios,
                            take_scenarios, with_level)
-from planner.tco import chain, evaluate, option_flows, present_value, work_by_month
+from planner.tco import chain, option_flows, present_value, work_by_month
 
 _REL_TOL = 1e-9
 #: With an overflow, the demand search runs up to this multiple of the machine's capacity.

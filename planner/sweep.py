@@ -17,6 +17,7 @@ import pandas as pd
 from planner.errors import Problem, UserError
 from planner.figures import compute
 from planner.paths import canonical_path, set_path
+from planner.plan import catalog_checks
 from planner.resolve import resolve
 from planner.usage import load_usage
 
@@ -70,7 +71,10 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
         data = plan.data
         for name, num, vals, k in zip(names, numeric, values, key):
             data = set_path(data, name, vals[0] if num else vals[k])
-        document = _validated(data, plan, names, numeric, arrays, values, index, members)
+        label = ", ".join(f"{name} = {vals[k]!r}" for name, num, vals, k
+                          in zip(names, numeric, values, key) if not num)
+        document = _validated(data, plan, names, numeric, arrays, index, members,
+                              label or "with the axes' first values")
         usage = document.usage.model_dump()
         for start in range(0, members.size, chunk_size):
             chunk = members[start:start + chunk_size]
@@ -119,15 +123,16 @@ def _check_finite(names, arrays):
         raise UserError(problems)
 
 
-def _validated(data, plan, names, numeric, arrays, values, index, members):
+def _validated(data, plan, names, numeric, arrays, index, members, label):
     """Validate the group's document at the extremes of each numeric axis: constraints are
     intervals, so the smallest and largest value (and any non-whole value, for integer keys)
     stand for all."""
     problems: list[Problem] = []
+    checks = catalog_checks(plan.base_dir)
     try:
-        document = load_usage(data, name=plan.document.file)
+        document = load_usage(data, name=plan.document.file, checks=checks)
     except UserError as err:
-        raise UserError([_in_sweep(p, "the sweep's first scenario") for p in err.problems])
+        raise UserError([_in_sweep(p, label) for p in err.problems]) from None
     for name, num, arr, idx in zip(names, numeric, arrays, index):
         if not num:
             continue
@@ -151,7 +156,7 @@ def _plain(value: float):
 
 
 def _in_sweep(problem: Problem, scenario: str) -> Problem:
-    return Problem(f"{problem.message} (in sweep scenario {scenario})", path=problem.path,
+    return Problem(f"{problem.message} (in the sweep's scenarios {scenario})", path=problem.path,
                    suggestion=problem.suggestion)
 
 

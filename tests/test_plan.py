@@ -208,3 +208,15 @@ def test_more_usage_never_makes_renting_cheaper(levels, pricing):
     df = plan.sweep({"demand.gpu_hours_per_month": sorted(levels)})
     costs = df[df.option == "rent"].present_value.to_numpy()
     assert np.all(np.diff(costs) >= -1e-9 * np.maximum(costs[1:], 1))
+
+
+def test_sweep_over_catalog_ids_reports_an_unknown_one():
+    data = base_plan()
+    data["options"][1] = {"name": "rent", "cloud": "lambda/gpu_1x_a100"}
+    plan = planner.load(data)
+    df = plan.sweep({"options.rent.cloud": ["lambda/gpu_1x_a100", "lambda/gpu_1x_h100_sxm5"]})
+    rent = df[df.option == "rent"]
+    assert rent.total_cost.iloc[1] > rent.total_cost.iloc[0]  # an H100 hour costs more
+    with pytest.raises(UserError) as err:
+        plan.sweep({"options.rent.cloud": ["lambda/gpu_1x_a100", "lambda/gpu_1x_a11"]})
+    assert "lambda/gpu_1x_a11" in str(err.value) and "did you mean" in str(err.value)
