@@ -183,8 +183,11 @@ def _inputs(plan) -> list[tuple[str, str]]:
     out.append(("Horizon", f"{usage['horizon_months']} months"))
     if usage["discount_rate"]:
         out.append(("Discount rate", f"{fmt.percent(usage['discount_rate'])} a year"))
-    site = usage.get("site") or {}
+    site = plan.resolved.site
     if site.get("electricity_per_kwh") is not None:
-        out.append(("Electricity", fmt.money_rate(site["electricity_per_kwh"], currency, "kWh")))
-        out.append(("PUE", f"{site.get('pue', 1.0):g}"))
+        price = float(np.asarray(site["electricity_per_kwh"]).ravel()[0])
+        where = f" ({site['region']}, {site.get('tariff') or 'business'})" if site.get(
+            "region") and (usage.get("site") or {}).get("electricity_per_kwh") is None else ""
+        out.append(("Electricity", fmt.money_rate(price, currency, "kWh") + where))
+        out.append(("PUE", f"{float(np.asarray(site['pue']).ravel()[0]):g}"))
     return out

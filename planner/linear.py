@@ -62,7 +62,7 @@ def _unit_rate(model: Model, name: str) -> tuple[Array, Array, bool]:
         capacity = card.gpu_count * model.calendar.hours_per_month * card.availability
         return capacity / per_unit, rate, ~(too_small | (d.gpus > card.gpu_count))
     assert isinstance(card, FreeTierCard)
-    excluded = too_small | (d.gpus > card.gpus)
+    excluded = too_small | (d.gpus > card.gpus) | (card.framework_reason is not None)
     capacity = np.where(excluded, 0.0, free_tier_capacity(model, card) / per_unit)
     return capacity, np.zeros_like(capacity), np.ones_like(capacity, dtype=bool)
 

@@ -113,6 +113,7 @@ class FreeTierCard(Card):
     setup_minutes: Array = None
     availability: Array = None
     fallback: str | None = None
+    framework_reason: str | None = None  # why the tier cannot run the work's framework
 
 
 @dataclass

@@ -16,7 +16,7 @@ from planner.model import (Calendar, CloudCard, Demand, Financing, FreeTierCard,
                            OwnCard, col)
 from pricing.catalog import Catalog
 from pricing.rates import (PRICE_COLUMN, PricingError, Provenance, cloud_rates,
-                           free_tier_rates, given, own_rates)
+                           free_tier_rates, given, gpu_facts, own_rates, site_rates)
 
 TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36}
 
@@ -36,6 +36,7 @@ class Resolved:
     provenance: list[Provenance]
     warnings: dict[str, list[str]]  # option name -> warnings found while resolving
     issues: list[Issue]
+    site: dict[str, Any] = field(default_factory=dict)  # site keys, catalog defaults filled
 
 
 def demand_level(demand: Mapping[str, Any], hours_per_month) -> tuple[str, Any]:
@@ -64,6 +65,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     )
     calendar = Calendar(horizon_months=int(usage["horizon_months"]), hours_per_month=col(H),
                         discount_rate=col(usage["discount_rate"]))
+    site = _site(usage, catalog, issues, provenance)
     reference = d.get("reference_gpu")
     if reference is not None:
         try:
@@ -81,7 +83,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
         path = f"options[{i}]"
         notes: list[str] = []
         try:
-            card, prov = _card(usage, option, catalog, demand, reference, notes)
+            card, prov = _card(usage, site, option, catalog, demand, reference, notes)
         except PricingError as err:
             issues.append(Issue(f"{path}.{err.key}", err.message, err.suggestions))
             continue
@@ -93,7 +95,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
             target_of[name] = target
     model = Model(calendar=calendar, demand=demand, cards=cards, target_of=target_of)
     return Resolved(model=model, provenance=_unique(provenance), warnings=warnings,
-                    issues=issues)
+                    issues=issues, site=site)
 
 
 def _unique(items: list[Provenance]) -> list[Provenance]:
@@ -123,7 +125,8 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
     if speed is None:
         speed = 1.0
         if gpu is not None and reference is not None:
-            ratio = catalog.relative_speed(gpu, reference, d["workload"])
+            ratio = catalog.relative_speed(gpu, reference, d["workload"],
+                                           precision=d.get("precision", "mixed"))
             if ratio is not None:
                 speed = ratio
             else:
@@ -134,10 +137,69 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
     return 1.0 / speed, job
 
 
-def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
+def _site(usage, catalog: Catalog, issues: list[Issue],
+          provenance: list[Provenance]) -> dict[str, Any]:
+    """The site's electricity price, PUE and carbon intensity: the user's values, else those of
+    the catalog region and kind of site, else (PUE) 1."""
+    site = dict(usage.get("site") or {})
+    try:
+        rates = site_rates(catalog, region=site.get("region"),
+                           tariff=site.get("tariff") or "business", kind=site.get("kind"),
+                           currency=usage["currency"], fx=usage.get("fx") or {})
+    except PricingError as err:
+        issues.append(Issue(f"site.{err.key if err.key != 'site_kind' else 'kind'}",
+                            err.message, err.suggestions))
+        return site
+    used = False
+    for key in ("electricity_per_kwh", "pue", "carbon_kg_per_kwh"):
+        if site.get(key) is None and getattr(rates, key) is not None:
+            site[key] = getattr(rates, key)
+            used = True
+    if used:
+        provenance.extend(p for p in rates.provenance
+                          if not (p.item.startswith("PUE") and usage.get("site", {}).get("pue")
+                                  is not None))
+    site["pue"] = given(site.get("pue"), 1.0)
+    return site
+
+
+def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: Catalog,
+                     notes: list[str]):
+    """A tier that hands out GPUs at random: the expected own GPU-hours per unit of work over
+    the GPUs with enough memory, the memory the work can count on, and the share of sessions
+    that get such a GPU."""
+    need = usage["demand"].get("min_gpu_memory_gb") or 0.0
+    per_unit = 0.0
+    share_ok = 0.0
+    memories = []
+    for gpu_id, share in rates.gpu_options.items():
+        facts, _ = gpu_facts(catalog, gpu_id, None, None,
+                             precision=usage["demand"].get("precision") or "mixed")
+        memory = facts.gpu_memory_gb
+        if memory is not None and not np.isnan(memory) and memory < need:
+            memories.append(memory)
+            continue
+        unit, _ = _gpu_hours_per_unit(usage, option, demand, gpu_id, facts.peak_tflops,
+                                      reference, catalog, notes)
+        per_unit = per_unit + share * unit
+        share_ok += share
+        memories.append(memory)
+    if share_ok == 0:
+        # No GPU the tier hands out has enough memory: the memory check sends the work on.
+        return col(1.0), col(min(memories) if memories else np.nan), 0.0
+    usable = [m for m in memories if m is not None and not np.isnan(m) and m >= need]
+    memory = min(usable) if usable else np.nan
+    handed_out = ", ".join(f"{g} {s:.0%}" for g, s in rates.gpu_options.items())
+    notes.append(f"GPUs handed out at random ({handed_out}); costs use the expected speed of "
+                 "the sessions that get a GPU with enough memory")
+    return per_unit / share_ok, col(memory), share_ok
+
+
+def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, notes):
     currency = usage["currency"]
     fx = usage.get("fx") or {}
     name = option["name"]
+    precision = usage["demand"].get("precision") or "mixed"
     if option.get("cloud") is not None:
         pricing = option.get("pricing") or "on_demand"
         rates = cloud_rates(
@@ -145,7 +207,8 @@ def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
             currency=currency, fx=fx,
             billing_increment_minutes=option.get("billing_increment_minutes"),
             interruptions_per_hour=option.get("interruptions_per_hour"),
-            storage_per_gb_month=option.get("storage_per_gb_month"))
+            storage_per_gb_month=option.get("storage_per_gb_month"),
+            precision=precision)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                             rates.facts.peak_tflops, reference, catalog, notes)
         reserved = pricing in TERM_MONTHS
@@ -169,10 +232,9 @@ def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
         return card, rates.provenance
     if option.get("own") is not None:
         own = option["own"]
-        rates = own_rates(catalog, own, currency=currency, fx=fx)
+        rates = own_rates(catalog, own, currency=currency, fx=fx, precision=precision)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                             rates.facts.peak_tflops, reference, catalog, notes)
-        site = usage.get("site") or {}
         financing = own.get("financing")
         carbon = site.get("carbon_kg_per_kwh")
         lifetime = np.maximum(np.floor(np.asarray(own["lifetime_years"], float) * 12 + 0.5), 1)
@@ -189,7 +251,7 @@ def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
             operating_cost_per_hour=col(own["operating_cost_per_hour"]),
             availability=col(own["availability"]),
             electricity_per_kwh=col(given(site.get("electricity_per_kwh"), 0.0)),
-            pue=col(given(site.get("pue"), 1.0)),
+            pue=col(site["pue"]),
             carbon_kg_per_kwh=None if carbon is None else col(carbon),
             financing=None if financing is None else Financing(
                 annual_rate=col(financing["annual_rate"]), months=col(financing["months"]),
@@ -197,16 +259,32 @@ def _card(usage, option, catalog: Catalog, demand: Demand, reference, notes):
             overflow=option.get("overflow"),
         )
         return card, rates.provenance
-    rates = free_tier_rates(catalog, option["free_tier"], currency=currency, fx=fx)
+    rates = free_tier_rates(catalog, option["free_tier"], currency=currency, fx=fx,
+                            precision=precision)
     per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                         rates.facts.peak_tflops, reference, catalog, notes)
+    memory = col(rates.facts.gpu_memory_gb)
+    availability = col(rates.availability)
+    if rates.gpu_options and option.get("relative_speed") is None:
+        per_unit, memory, share = _random_hardware(usage, option, demand, rates, reference,
+                                                   catalog, notes)
+        availability = availability * share
+    setup = col(rates.setup_minutes)
+    data_gb = usage["demand"].get("data_gb") or 0.0
+    if not rates.files_persist and rates.download_mb_per_s:
+        # Files do not survive the session: the data is fetched again every time.
+        setup = setup + col(data_gb) * 1000.0 / rates.download_mb_per_s / 60.0
+    framework = (usage["demand"].get("framework") or "pytorch").lower()
     card = FreeTierCard(
-        name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
+        name=name, gpu=rates.facts.gpu, gpu_memory_gb=memory,
         gpu_hours_per_unit=per_unit, job_hours=job, gpus=col(rates.gpus),
         session_hours=col(rates.session_hours), weekly_quota_hours=col(rates.weekly_quota_hours),
         daily_quota_hours=col(rates.daily_quota_hours),
         monthly_quota_hours=col(rates.monthly_quota_hours),
-        fee_per_month=col(rates.fee_per_month), setup_minutes=col(rates.setup_minutes),
-        availability=col(rates.availability), fallback=option.get("fallback"),
+        fee_per_month=col(rates.fee_per_month), setup_minutes=setup,
+        availability=availability, fallback=option.get("fallback"),
+        framework_reason=(None if not rates.frameworks or framework in rates.frameworks else
+                          f"the tier runs only {', '.join(rates.frameworks)}; the work uses "
+                          f"{framework} (demand.framework)"),
     )
     return card, rates.provenance

@@ -379,7 +379,8 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
     capacity = free_tier_capacity(model, card)
     memory_small, memory_unknown = _memory_masks(model, card, rows)
     wide = np.broadcast_to((model.demand.gpus > card.gpus)[:, 0], (rows,))
-    excluded = (memory_small | wide)[:, None]
+    other_framework = np.full(rows, card.framework_reason is not None)
+    excluded = (memory_small | wide | other_framework)[:, None]
     served = np.where(excluded, 0.0, np.minimum(needed, capacity))
     fee = card.fee_per_month * in_horizon
     flows = Flows(components={"fee": fee}, residual_value=np.zeros(rows), needed=needed,
@@ -393,6 +394,8 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
             (memory_small, _memory_reason(card, model.demand.min_gpu_memory_gb)))
     if wide.any():
         flows.redirected.append((wide, "a job needs more GPUs (demand.gpus) than the tier gives"))
+    if card.framework_reason is not None:
+        flows.redirected.append((other_framework, card.framework_reason))
     return flows
 
 

@@ -192,7 +192,17 @@ class Demand(_Map):
         "on every option). [hours]", None, default_text="none")
     checkpoint_minutes: Positive = _key(
         "Interval between checkpoints: work lost at an interruption is redone. [minutes]", 30.0)
-    data_gb: NonNegative = _key("Data kept in cloud storage. [GB]", 0.0)
+    data_gb: NonNegative = _key(
+        "Data kept in cloud storage; a free tier whose files do not persist fetches it again "
+        "at the start of every session. [GB]", 0.0)
+    precision: Literal["mixed", "fp32"] = _key(
+        "Training precision: picks the catalog's throughput column (mixed precision gains far "
+        "more on tensor-core GPUs) and, with FLOPs demand, the peak (FP16/BF16 tensor or "
+        "FP32).", "mixed")
+    framework: Text = _key(
+        "Deep-learning framework of the work (lowercase, e.g. pytorch, jax, tensorflow, "
+        "paddlepaddle); a free tier restricted to other frameworks sends all work to its "
+        "fallback, or is infeasible without one.", "pytorch")
 
     @property
     def form(self) -> str | None:
@@ -206,11 +216,21 @@ class Site(_Map):
 
     electricity_per_kwh: NonNegative | None = _key(
         "Price of energy at the site. [currency/kWh]", None,
-        default_text="required when an own option exists")
-    pue: AtLeastOne = _key(
-        "Power usage effectiveness: facility energy / IT energy (cooling). [ratio]", 1.0)
+        default_text="the catalog price of `region` (converted with fx); required when an "
+        "own option exists and no region is given")
+    pue: AtLeastOne | None = _key(
+        "Power usage effectiveness: facility energy / IT energy (cooling). [ratio]", None,
+        default_text="the catalog PUE of `kind`, else 1.0")
     carbon_kg_per_kwh: NonNegative | None = _key(
         "Grid carbon intensity; when given, results carry kg CO2e. [kg CO2e/kWh]", None,
+        default_text="the catalog intensity of `region`, else none")
+    region: Text | None = _key(
+        "Catalog region id (us, us-ca, de, cn, jp, in, …) whose electricity price and grid "
+        "carbon intensity fill the keys above that are not given.", None, default_text="none")
+    tariff: Literal["business", "household"] = _key(
+        "Which of the region's electricity prices applies.", "business")
+    kind: Literal["home-office", "server-closet", "colocation", "hyperscale"] | None = _key(
+        "Kind of site whose typical PUE fills `pue` when it is not given.", None,
         default_text="none")
 
 
@@ -320,6 +340,15 @@ class FreeTierSpec(_Map):
     fee_per_month: NonNegative = _key("Paid every month. [currency/month]", 0.0)
     setup_minutes: NonNegative = _key("Lost at the start of each session. [minutes]", 0.0)
     availability: Fraction = _key("Share of requests that get a GPU. [fraction]", 1.0)
+    files_persist: Flag = _key(
+        "Whether files survive between sessions; when they do not, every session first "
+        "fetches demand.data_gb again.", True)
+    download_mb_per_s: Positive | None = _key(
+        "How fast a session fetches data that did not persist. [MB/s]", None,
+        default_text="none (fetching is not counted)")
+    frameworks: list[Text] = _key(
+        "Frameworks the tier runs (lowercase); empty: any. Work in another framework "
+        "(demand.framework) goes to the fallback.", [])
 
 
 def _id_or_map(value: Any) -> str | None:
@@ -581,11 +610,13 @@ def _rule_issues(data: Mapping[str, Any]) -> list[Issue]:
     issues += _target_rules(entries, names)
     if any(kind == "own" for _, _, kind in entries):
         site = data.get("site", {})
-        if isinstance(site, Mapping) and site.get("electricity_per_kwh") is None:
+        if (isinstance(site, Mapping) and site.get("electricity_per_kwh") is None
+                and site.get("region") is None):
             owned = [e.get("name") for _, e, k in entries if k == "own"]
             issues.append(Issue(
                 "site.electricity_per_kwh",
-                f"required because an option owns hardware ({_names(owned)})"))
+                f"required because an option owns hardware ({_names(owned)}); or give "
+                "site.region to use the catalog's price"))
     return issues
 
 

@@ -559,14 +559,18 @@ class Catalog:
             suggestions = _close(tier_id, self.ids("free-tiers"))
             raise CatalogLookupError("free_tier", tier_id, suggestions) from None
 
-    def relative_speed(self, gpu_id: str, reference_id: str, workload: str) -> float | None:
-        """Throughput of ``gpu_id`` over that of ``reference_id`` for ``workload``.
+    def relative_speed(self, gpu_id: str, reference_id: str, workload: str,
+                       precision: str = "mixed") -> float | None:
+        """Throughput of ``gpu_id`` over that of ``reference_id`` for ``workload`` in
+        ``precision`` (``mixed``: the ``throughput_<workload>`` columns; ``fp32``: the
+        ``throughput_<workload>_fp32`` ones).
 
         Falls back to the ``generic`` column when either GPU lacks ``workload``; None when
-        either GPU lacks a number there too.
+        either GPU lacks a number there too (never mixes precisions).
         """
         gpu, reference = self.gpu(gpu_id).throughput, self.gpu(reference_id).throughput
-        for key in (workload, "generic"):
+        suffix = "" if precision == "mixed" else f"_{precision}"
+        for key in (workload + suffix, "generic" + suffix):
             if key in gpu and key in reference and reference[key] > 0:
                 return gpu[key] / reference[key]
         return None

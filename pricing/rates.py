@@ -102,6 +102,20 @@ class FreeTierRates:
     setup_minutes: Any
     availability: Any
     provenance: list[Provenance] = field(default_factory=list)
+    files_persist: bool = True
+    download_mb_per_s: Any = None  # how fast a session fetches data that did not persist
+    frameworks: tuple[str, ...] = ()  # allowed frameworks; empty: any
+    gpu_options: dict[str, float] = field(default_factory=dict)  # GPU id -> share of sessions
+
+
+@dataclass
+class SiteRates:
+    """What the catalog says of a site: electricity [currency/kWh], PUE, carbon [kg/kWh]."""
+
+    electricity_per_kwh: Any = None
+    pue: Any = None
+    carbon_kg_per_kwh: Any = None
+    provenance: list[Provenance] = field(default_factory=list)
 
 
 def fx_factor(row_currency: str, currency: str, fx: Mapping[str, Any], key: str) -> Any:
@@ -122,13 +136,15 @@ def _lookup(fn, key: str, *args):
         return fn(*args)
     except CatalogLookupError as err:
         what = {"gpu": "GPU", "cloud": "cloud instance", "free_tier": "free tier",
-                "region": "region"}.get(err.kind, err.kind)
+                "region": "region", "site_kind": "kind of site"}.get(err.kind, err.kind)
         raise PricingError(key, f"unknown {what} {err.key!r} in the catalog",
                            list(err.suggestions)) from None
 
 
-def gpu_facts(catalog: Catalog, gpu_id: str | None, memory_gb, peak_tflops, key: str = "gpu"):
-    """GPU memory and peak throughput: the user's values first, then the catalog's."""
+def gpu_facts(catalog: Catalog, gpu_id: str | None, memory_gb, peak_tflops, key: str = "gpu",
+              precision: str = "mixed"):
+    """GPU memory and peak throughput (FP16/BF16 tensor for mixed precision, else FP32): the
+    user's values first, then the catalog's."""
     provenance: list[Provenance] = []
     if gpu_id is None:
         return GpuFacts(None, _or_nan(memory_gb), _or_nan(peak_tflops)), provenance
@@ -136,12 +152,14 @@ def gpu_facts(catalog: Catalog, gpu_id: str | None, memory_gb, peak_tflops, key:
     provenance.append(Provenance(f"GPU {row.name}", "memory, TDP, peak TFLOPS, throughput",
                                  row.as_of, row.source))
     memory = memory_gb if memory_gb is not None else _or_nan(row.memory_gb)
-    peak = peak_tflops if peak_tflops is not None else _or_nan(row.peak_fp16_tflops)
+    catalog_peak = row.peak_fp16_tflops if precision == "mixed" else row.peak_fp32_tflops
+    peak = peak_tflops if peak_tflops is not None else _or_nan(catalog_peak)
     return GpuFacts(row.id, memory, peak), provenance
 
 
 def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing: str,
                 region: str | None, currency: str, fx: Mapping[str, Any],
+                precision: str = "mixed",
                 billing_increment_minutes=None, interruptions_per_hour=None,
                 storage_per_gb_month=None) -> CloudRates:
     """Rate card of a cloud option, from a catalog id ``provider/instance`` or an inline map.
@@ -153,7 +171,7 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
     if isinstance(resource, str):
         row = _lookup(catalog.cloud, "cloud", resource, region, pricing)
         k = fx_factor(row.currency, currency, fx, "cloud")
-        facts, prov = gpu_facts(catalog, row.gpu, None, None)
+        facts, prov = gpu_facts(catalog, row.gpu, None, None, precision=precision)
         if row.gpu_memory_gb is not None:
             facts.gpu_memory_gb = row.gpu_memory_gb
         prices = {col: _money(getattr(row, col), k) for col in PRICE_COLUMN.values()}
@@ -177,7 +195,7 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
     if region is not None:
         raise PricingError("region", "region applies only to catalog instances")
     facts, prov = gpu_facts(catalog, resource.get("gpu"), resource.get("gpu_memory_gb"),
-                            resource.get("peak_tflops"), key="cloud.gpu")
+                            resource.get("peak_tflops"), key="cloud.gpu", precision=precision)
     return CloudRates(
         provider=resource.get("provider"), instance=resource.get("instance"), region=None,
         gpus=given(resource.get("gpus"), 1), facts=facts,
@@ -193,11 +211,11 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
 
 
 def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
-              fx: Mapping[str, Any]) -> OwnRates:
+              fx: Mapping[str, Any], precision: str = "mixed") -> OwnRates:
     """Rate card of an owned machine; defaults from the catalog GPU (street price, TDP)."""
     gpu_count = given(own.get("gpu_count"), 1)
     facts, prov = gpu_facts(catalog, own.get("gpu"), own.get("gpu_memory_gb"),
-                            own.get("peak_tflops"), key="own.gpu")
+                            own.get("peak_tflops"), key="own.gpu", precision=precision)
     row = catalog.gpu(facts.gpu) if facts.gpu is not None else None
     price = own.get("purchase_price")
     if price is None:
@@ -221,12 +239,12 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
 
 
 def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, currency: str,
-                    fx: Mapping[str, Any]) -> FreeTierRates:
+                    fx: Mapping[str, Any], precision: str = "mixed") -> FreeTierRates:
     """Rate card of a free tier, from a catalog id or an inline map (absent quotas are NaN)."""
     if isinstance(resource, str):
         row = _lookup(catalog.free_tier, "free_tier", resource)
         k = fx_factor(row.currency, currency, fx, "free_tier") if row.fee_per_month else 1.0
-        facts, prov = gpu_facts(catalog, row.gpu, row.gpu_memory_gb, None)
+        facts, prov = gpu_facts(catalog, row.gpu, row.gpu_memory_gb, None, precision=precision)
         values = {name: getattr(row, name) for name in (
             "gpus", "session_hours", "weekly_quota_hours", "daily_quota_hours",
             "monthly_quota_hours", "setup_minutes", "availability")}
@@ -234,13 +252,25 @@ def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, curr
         prov.insert(0, Provenance(f"free tier {row.name}", _tier_summary(row), row.as_of,
                                   row.source))
         name = row.id
+        extra = {
+            "files_persist": row.files_persist is not False,
+            "download_mb_per_s": getattr(row, "download_mb_per_s", None),
+            "frameworks": tuple(getattr(row, "frameworks", None) or ()),
+            "gpu_options": dict(getattr(row, "gpu_options", None) or {}),
+        }
     else:
         facts, prov = gpu_facts(catalog, resource.get("gpu"), resource.get("gpu_memory_gb"),
-                                resource.get("peak_tflops"), key="free_tier.gpu")
+                                resource.get("peak_tflops"), key="free_tier.gpu",
+                                precision=precision)
         values = {name: resource.get(name) for name in (
             "gpus", "session_hours", "weekly_quota_hours", "daily_quota_hours",
             "monthly_quota_hours", "setup_minutes", "availability", "fee_per_month")}
         name = "inline"
+        extra = {
+            "files_persist": resource.get("files_persist") is not False,
+            "download_mb_per_s": resource.get("download_mb_per_s"),
+            "frameworks": tuple(f.lower() for f in resource.get("frameworks") or ()),
+        }
     defaults = {"gpus": 1, "setup_minutes": 0.0, "availability": 1.0, "fee_per_month": 0.0}
     for key, default in defaults.items():
         if values[key] is None:
@@ -248,7 +278,34 @@ def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, curr
     for key in ("session_hours", "weekly_quota_hours", "daily_quota_hours",
                 "monthly_quota_hours"):
         values[key] = _or_nan(values[key])
-    return FreeTierRates(name=name, facts=facts, provenance=prov, **values)
+    return FreeTierRates(name=name, facts=facts, provenance=prov, **values, **extra)
+
+
+def site_rates(catalog: Catalog, *, region: str | None, tariff: str, kind: str | None,
+               currency: str, fx: Mapping[str, Any]) -> SiteRates:
+    """Electricity price and grid carbon intensity of a catalog region, in the plan's currency,
+    and the typical PUE of a kind of site."""
+    out = SiteRates()
+    if region is not None:
+        row = _lookup(catalog.region, "region", region)
+        price = (row.electricity_business_per_kwh if tariff == "business"
+                 else row.electricity_household_per_kwh)
+        if price is not None:
+            out.electricity_per_kwh = price * fx_factor(row.currency, currency, fx, "region")
+            out.provenance.append(Provenance(
+                f"electricity, {row.name} ({tariff})", f"{row.currency} {price:g}/kWh",
+                row.as_of, row.source))
+        if row.carbon_kg_per_kwh is not None:
+            out.carbon_kg_per_kwh = row.carbon_kg_per_kwh
+            out.provenance.append(Provenance(
+                f"grid carbon intensity, {row.name}", f"{row.carbon_kg_per_kwh:g} kg CO2e/kWh",
+                row.as_of, row.source))
+    if kind is not None:
+        row = _lookup(catalog.site_kind, "site_kind", kind)
+        out.pue = row.pue
+        out.provenance.append(Provenance(f"PUE of a {row.name}", f"{row.pue:g}", row.as_of,
+                                         row.source))
+    return out
 
 
 def _tier_summary(row) -> str:

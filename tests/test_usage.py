@@ -194,7 +194,10 @@ def test_defaults():
     d = usage.demand
     assert (d.flops_efficiency, d.gpus, d.workload, d.checkpoint_minutes) == (0.4, 1, "generic", 30)
     assert (d.min_gpu_memory_gb, d.growth_per_year, d.data_gb, d.job_hours) == (0, 0, 0, None)
-    assert (usage.site.pue, usage.site.electricity_per_kwh) == (1.0, None)
+    assert (d.precision, d.framework) == ("mixed", "pytorch")
+    # pue, electricity and carbon are filled later, from site.kind / site.region or 1.0
+    assert (usage.site.pue, usage.site.electricity_per_kwh) == (None, None)
+    assert (usage.site.region, usage.site.kind, usage.site.tariff) == (None, None, "business")
     rent = usage.options[0]
     assert (rent.pricing, rent.restart_minutes) == ("on_demand", 5)
     assert rent.relative_speed is rent.billing_increment_minutes is rent.reserved_instances is None
@@ -624,7 +627,9 @@ def test_electricity_required_with_an_own_option():
     text = OPTIONS.format("  - name: box\n    own: {gpu: g}\n")
     problem = only(text.replace("{electricity_per_kwh: 0.2}", "{pue: 1.2}"))
     assert where(problem) == ("site.electricity_per_kwh", 3, 7)
-    assert problem.message == "required because an option owns hardware (box)"
+    assert problem.message == ("required because an option owns hardware (box); or give "
+                               "site.region to use the catalog's price")
+    load(text.replace("{electricity_per_kwh: 0.2}", "{region: us}"))  # the catalog's price
     without_site = only(text.replace("site: {electricity_per_kwh: 0.2}\n", ""))
     assert where(without_site) == ("site.electricity_per_kwh", 1, 1)
 
