@@ -29,14 +29,20 @@ def _fail(err) -> None:
     sys.exit(1)
 
 
-def _load(path: str):
+def _load(path: str, catalogs: tuple[str, ...] = ()):
     from planner.errors import UserError
     from planner.plan import load
 
     try:
-        return load(path)
+        return load(path, catalogs)
     except UserError as err:
         _fail(err)
+
+
+_catalog_option = click.option(
+    "--catalog", "catalogs", multiple=True, type=click.Path(dir_okay=False),
+    help="A catalog CSV file merged over the built-in catalog (rows replace those with the "
+         "same id); may be given more than once.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -67,10 +73,11 @@ def _output_format(usage: str, output: str | None, fmt: str | None) -> tuple[str
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format.")
 @click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
               help="Date printed in the report (default: SOURCE_DATE_EPOCH, else today).")
-def report(usage: str, output: str | None, fmt: str | None, date) -> None:
+@_catalog_option
+def report(usage: str, output: str | None, fmt: str | None, date, catalogs) -> None:
     """Evaluate USAGE and write the report."""
     target, fmt = _output_format(usage, output, fmt)
-    plan = _load(usage)
+    plan = _load(usage, catalogs)
     from planner.errors import UserError
     from planner.report import render, summary_table, write_report
 
@@ -104,9 +111,10 @@ def _report_date() -> _dt.date:
 
 @main.command()
 @click.argument("usage", type=click.Path(dir_okay=False))
-def validate(usage: str) -> None:
+@_catalog_option
+def validate(usage: str, catalogs) -> None:
     """Check USAGE and print every problem (exit 1 if any)."""
-    _load(usage)
+    _load(usage, catalogs)
     click.echo(f"{usage}: ok")
 
 

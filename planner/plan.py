@@ -23,26 +23,31 @@ class Plan:
     Build one with :func:`planner.load`.
     """
 
-    def __init__(self, document: UsageDocument, data: dict[str, Any], catalog, base_dir: Path):
+    def __init__(self, document: UsageDocument, data: dict[str, Any], catalog, base_dir: Path,
+                 extra_catalogs: tuple[Path, ...] = ()):
         self.document = document
         self.data = data
         self.catalog = catalog
         self.base_dir = base_dir
+        self.extra_catalogs = extra_catalogs
         self._resolved: Resolved | None = None
 
     # -- building -------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, source: str | os.PathLike | Mapping[str, Any]) -> "Plan":
+    def load(cls, source: str | os.PathLike | Mapping[str, Any],
+             catalogs: Iterable[str | os.PathLike] = ()) -> "Plan":
         base_dir = Path(source).parent if not isinstance(source, Mapping) else Path.cwd()
+        extra = _existing(catalogs)
         document = load_usage(source if not isinstance(source, Mapping) else dict(source),
-                              checks=catalog_checks(base_dir))
-        return cls._from(document, document.data, base_dir)
+                              checks=catalog_checks(base_dir, extra))
+        return cls._from(document, document.data, base_dir, extra)
 
     @classmethod
-    def _from(cls, document: UsageDocument, data: dict[str, Any], base_dir: Path) -> "Plan":
-        catalog = _catalog(document, base_dir)
-        plan = cls(document, data, catalog, base_dir)
+    def _from(cls, document: UsageDocument, data: dict[str, Any], base_dir: Path,
+              extra_catalogs: tuple[Path, ...] = ()) -> "Plan":
+        catalog = _catalog(document, base_dir, extra_catalogs)
+        plan = cls(document, data, catalog, base_dir, extra_catalogs)
         plan.resolved  # noqa: B018 — report catalog problems now, not at evaluation
         return plan
 
@@ -72,8 +77,8 @@ class Plan:
         for path, value in changes.items():
             data = set_path(data, path, value)
         document = load_usage(data, name=self.document.file,
-                              checks=catalog_checks(self.base_dir))
-        return Plan._from(document, data, self.base_dir)
+                              checks=catalog_checks(self.base_dir, self.extra_catalogs))
+        return Plan._from(document, data, self.base_dir, self.extra_catalogs)
 
     # -- evaluating -----------------------------------------------------------------------
 
@@ -95,9 +100,23 @@ class Plan:
         return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even)
 
 
-def load(source: str | os.PathLike | Mapping[str, Any]) -> Plan:
-    """Load and validate a usage file (or a dict of the same content)."""
-    return Plan.load(source)
+def load(source: str | os.PathLike | Mapping[str, Any],
+         catalogs: Iterable[str | os.PathLike] = ()) -> Plan:
+    """Load and validate a usage file (or a dict of the same content).
+
+    ``catalogs`` are more catalog files, merged over the built-in catalog and the usage file's
+    own ``catalogs:`` (a later file's row replaces an earlier one with the same id).
+    """
+    return Plan.load(source, catalogs)
+
+
+def _existing(paths: Iterable[str | os.PathLike]) -> tuple[Path, ...]:
+    """The given catalog files; a missing one is a user error."""
+    out = tuple(Path(p) for p in paths)
+    missing = [Problem("catalog file not found", file=str(p)) for p in out if not p.is_file()]
+    if missing:
+        raise UserError(missing)
+    return out
 
 
 def _suggest(suggestions: list[str]) -> str | None:
@@ -106,7 +125,7 @@ def _suggest(suggestions: list[str]) -> str | None:
     return " or ".join(repr(s) for s in suggestions[:3])
 
 
-def catalog_checks(base_dir: Path):
+def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
     """Checks that the catalog ids a usage document names exist, run with the schema's checks
     so that every problem of a file is reported at once. The catalog is the built-in one plus
     the document's own catalog files where they load (their problems are reported later)."""
@@ -115,9 +134,9 @@ def catalog_checks(base_dir: Path):
     def check(data: Mapping[str, Any]) -> list[Issue]:
         files = data.get("catalogs")
         try:
-            extra = [base_dir / f for f in files] if isinstance(files, list) and all(
+            own = [base_dir / f for f in files] if isinstance(files, list) and all(
                 isinstance(f, str) for f in files) else []
-            catalog = load_catalog([f for f in extra if f.is_file()])
+            catalog = load_catalog([f for f in own if f.is_file()] + list(extra))
         except CatalogFileError:
             catalog = load_catalog()
         issues: list[Issue] = []
@@ -152,7 +171,7 @@ def catalog_checks(base_dir: Path):
     return check
 
 
-def _catalog(document: UsageDocument, base_dir: Path):
+def _catalog(document: UsageDocument, base_dir: Path, extra: tuple[Path, ...] = ()):
     from pricing.catalog import CatalogFileError, load_catalog
 
     files = [base_dir / p for p in (document.usage.catalogs or [])]
@@ -165,8 +184,8 @@ def _catalog(document: UsageDocument, base_dir: Path):
     if problems:
         raise UserError(problems)
     try:
-        return load_catalog(files)
+        return load_catalog([*files, *extra])
     except CatalogFileError as err:
-        raise UserError([Problem(str(err), file=getattr(err, "file", None),
-                                 line=getattr(err, "line", None))]) from None
+        raise UserError([Problem(message, file=err.file, line=line)
+                         for line, message in err.problems]) from None
 

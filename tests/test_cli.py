@@ -123,3 +123,31 @@ def test_unknown_catalog_ids_are_reported_with_the_schema_problems(run, tmp_path
     assert "ids.yaml:6:12: options[0].cloud" in out and "'aws/p4d.24xlarge'" in out
     assert "ids.yaml:8:16: options[1].free_tier" in out and "'kaggle'" in out
     assert "'a100-80gb'" in out
+
+
+def test_catalog_option_overrides_built_in_rows(run, tmp_path):
+    # A negotiated price for the example's cloud instance, in a user catalog file.
+    import csv
+
+    from pricing.catalog import load_catalog
+
+    row = dict(load_catalog().rows("clouds")[0])
+    header = list(row)
+    quote = {**{k: row[k] for k in header}, "id": "gcp/a2-highgpu-1g", "provider": "gcp",
+             "instance": "a2-highgpu-1g", "region": "us-central1", "gpu": "a100-40gb",
+             "gpus": 1, "price_per_hour": 1.0, "spot_price_per_hour": 0.5}
+    path = tmp_path / "quotes.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=header)
+        writer.writeheader()
+        writer.writerow({k: "" if v is None else v for k, v in quote.items()})
+    base = json.loads(run("report", EXAMPLES / "usage.yaml", "-o", "-").output)
+    quoted = json.loads(run("report", EXAMPLES / "usage.yaml", "-o", "-",
+                            "--catalog", path).output)
+
+    def total(d, name):
+        return next(o["total_cost"] for o in d["options"] if o["name"] == name)
+
+    assert total(quoted, "a100-on-demand") < total(base, "a100-on-demand") / 2
+    missing = run("validate", EXAMPLES / "usage.yaml", "--catalog", tmp_path / "none.csv")
+    assert missing.exit_code == 1 and "catalog file not found" in missing.output
