@@ -1,0 +1,31 @@
+"""The installed package carries its data: catalog files, templates, nothing from the tree."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+         "-w", str(out), str(ROOT)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {done.stderr.strip()[-300:]}")
+    return zipfile.ZipFile(next(out.glob("*.whl")))
+
+
+def test_the_wheel_contains_the_catalog_and_the_templates(wheel):
+    names = set(wheel.namelist())
+    for data in sorted((ROOT / "pricing" / "data").glob("*.csv")):
+        assert f"pricing/data/{data.name}" in names
+    for template in sorted((ROOT / "templates").glob("*.*")):
+        if template.suffix in (".html", ".css"):
+            assert f"planner/templates/{template.name}" in names
+    assert not any(name.startswith("tests/") for name in names)
