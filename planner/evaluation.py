@@ -13,6 +13,7 @@ from planner.breakeven import pv_at_levels
 from planner.figures import Figures, OptionFigures
 from planner.model import OwnCard, FreeTierCard
 from planner.result import Result
+from planner.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.tco import COMPONENTS
 
 #: Points of the cost-against-usage curve in the report.
@@ -32,7 +33,7 @@ def _int_or_none(value) -> int | None:
     return None if value is None else int(value)
 
 
-def build_result(plan, figures: Figures) -> Result:
+def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANGE) -> Result:
     usage = plan.usage
     model = plan.model
     resolved = plan.resolved
@@ -67,6 +68,7 @@ def build_result(plan, figures: Figures) -> Result:
         cost_vs_usage=_cost_vs_usage(plan, data),
         assumptions=_assumptions(plan),
         inputs=_inputs(plan),
+        sensitivity=sensitivity(plan.model, figures, sensitivity_range),
     )
 
 

@@ -82,12 +82,19 @@ class Plan:
 
     # -- evaluating -----------------------------------------------------------------------
 
-    def evaluate(self):
-        """Costs, break-even and the cheapest option: a :class:`planner.result.Result`."""
+    def evaluate(self, *, sensitivity_range: float = 0.25):
+        """Costs, break-even and the cheapest option: a :class:`planner.result.Result`.
+
+        ``sensitivity_range`` is how far (relative, down and up) the sensitivity analysis
+        moves each key input.
+        """
         from planner.evaluation import build_result
 
+        if not 0 < sensitivity_range < 1:
+            raise UserError([Problem(f"the sensitivity range must lie between 0 and 1 "
+                                     f"(exclusive), got {sensitivity_range}")])
         figures = compute(self.model)
-        return build_result(self, figures)
+        return build_result(self, figures, sensitivity_range)
 
     def figures(self, *, break_even: bool = True) -> Figures:
         return compute(self.model, break_even=break_even)

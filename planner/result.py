@@ -29,6 +29,8 @@ class Result:
     ``assumptions`` lists what the figures rest on: dicts with ``item``, ``value``, ``as_of``
     and ``source`` (``as_of``/``source`` ``None`` for the user's own inputs).
     ``inputs`` are the few inputs that matter most, as (label, formatted value) pairs.
+    ``sensitivity`` says what changes the answer: each key input moved down and up (see
+    :func:`planner.sensitivity.sensitivity`), the widest swing first.
     """
 
     data: dict[str, Any]
@@ -36,6 +38,7 @@ class Result:
     cost_vs_usage: pd.DataFrame
     assumptions: list[dict[str, Any]] = field(default_factory=list)
     inputs: list[tuple[str, str]] = field(default_factory=list)
+    sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy)."""

@@ -1,0 +1,143 @@
+"""What changes the answer: each key input moved down and up over a range, one at a time.
+
+All the moved scenarios are evaluated at once by the array engine (one model of 1 + 2·K
+scenarios: the plan itself, then every input low and high). For each input the result says
+where the break-even month of the headline pair lands and which option is then the cheapest.
+
+The headline pair is the one the report's answer speaks of: the cheapest option against the
+runner-up when the cheapest is owned, else the best owned option against the cheapest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from planner.figures import Figures, compute
+from planner.model import Array, CloudCard, Model, OwnCard
+
+#: Default relative move of every input, down and up.
+DEFAULT_RANGE = 0.25
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input the analysis moves: its label and how a factor (S, 1) changes the model."""
+
+    label: str
+    apply: Callable[[Model, Array], Model]
+
+
+def _scaled_cards(model: Model, names: list[str], fields: tuple[str, ...], factor: Array) -> Model:
+    cards = dict(model.cards)
+    for name in names:
+        card = cards[name]
+        changes = {f: getattr(card, f) * factor for f in fields
+                   if getattr(card, f, None) is not None}
+        cards[name] = dataclasses.replace(card, **changes)
+    return dataclasses.replace(model, cards=cards)
+
+
+def key_inputs(model: Model) -> list[Input]:
+    """The inputs that usually decide: demand, its growth, electricity, every option's price,
+    the discount rate; only those that are not zero."""
+    d, cal = model.demand, model.calendar
+    owns = [n for n, c in model.cards.items() if isinstance(c, OwnCard)]
+    clouds = [n for n, c in model.cards.items() if isinstance(c, CloudCard)]
+    inputs = [Input("Demand", lambda m, f: dataclasses.replace(
+        m, demand=dataclasses.replace(m.demand, level=m.demand.level * f)))]
+    if np.any(d.growth_per_year != 0):
+        inputs.append(Input("Demand growth", lambda m, f: dataclasses.replace(
+            m, demand=dataclasses.replace(m.demand, growth_per_year=m.demand.growth_per_year * f))))
+    if owns and any(np.any(model.cards[n].electricity_per_kwh != 0) for n in owns):
+        inputs.append(Input("Electricity price", lambda m, f: _scaled_cards(
+            m, owns, ("electricity_per_kwh",), f)))
+    for name in owns:
+        inputs.append(Input(f"Price of {name}", lambda m, f, n=name: _scaled_cards(
+            m, [n], ("purchase_price",), f)))
+    for name in clouds:
+        inputs.append(Input(f"Prices of {name}", lambda m, f, n=name: _scaled_cards(
+            m, [n], ("price_per_hour", "on_demand_price_per_hour", "reserved_price_per_hour",
+                     "storage_per_gb_month"), f)))
+    if np.any(cal.discount_rate != 0):
+        inputs.append(Input("Discount rate", lambda m, f: dataclasses.replace(
+            m, calendar=dataclasses.replace(m.calendar, discount_rate=m.calendar.discount_rate
+                                            * f))))
+    return inputs
+
+
+def headline_pair(figures: Figures, row: int = 0) -> tuple[str, str] | None:
+    """(own, versus) of the pair the answer speaks of, in scenario ``row``; None if none."""
+    cheapest = int(figures.cheapest[row])
+    if cheapest < 0:
+        return None
+    options = figures.options
+    best = options[cheapest]
+    feasible = [o for o in options if o.feasible[row]]
+    if best.kind == "own":
+        others = sorted((o for o in feasible if o is not best),
+                        key=lambda o: o.present_value[row])
+        return (best.name, others[0].name) if others else None
+    owns = sorted((o for o in feasible if o.kind == "own"), key=lambda o: o.present_value[row])
+    return (owns[0].name, best.name) if owns else None
+
+
+def sensitivity(model: Model, base: Figures, spread: float = DEFAULT_RANGE) -> pd.DataFrame:
+    """Each key input moved by −spread and +spread (relative), one at a time.
+
+    Columns: ``input``, ``low``/``high`` (the factors), ``months_low``/``months_high`` (the
+    headline pair's break-even month; NaN: never), ``cheapest_low``/``cheapest_high``, and the
+    plan's own ``months`` and ``cheapest``. One row per input, the widest swing first.
+    """
+    if model.scenarios != 1:
+        raise ValueError("sensitivity takes a single-scenario model")
+    inputs = key_inputs(model)
+    pair = headline_pair(base)
+    n = len(inputs)
+    columns = ["input", "low", "high", "months", "months_low", "months_high", "cheapest",
+               "cheapest_low", "cheapest_high"]
+    if n == 0:
+        return pd.DataFrame(columns=columns)
+    factors = np.ones((2 * n, 1))
+    moved = model
+    for i, item in enumerate(inputs):
+        factor = np.ones((2 * n, 1))
+        factor[2 * i, 0] = 1 - spread
+        factor[2 * i + 1, 0] = 1 + spread
+        moved = item.apply(moved, factor)
+        factors = factors * factor
+    figures = compute(moved, break_even=False)
+    names = [o.name for o in figures.options] + [None]
+    cheapest = [names[i] for i in figures.cheapest]
+    months = np.full(2 * n, np.nan)
+    base_months = np.nan
+    if pair is not None:
+        for p in figures.pairs:
+            if (p.own, p.versus) == pair:
+                months = p.months
+        for p in base.pairs:
+            if (p.own, p.versus) == pair:
+                base_months = float(p.months[0])
+    base_name = names[int(base.cheapest[0])]
+    frame = pd.DataFrame({
+        "input": [item.label for item in inputs],
+        "low": 1 - spread, "high": 1 + spread,
+        "months": base_months,
+        "months_low": months[0::2], "months_high": months[1::2],
+        "cheapest": base_name,
+        "cheapest_low": cheapest[0::2], "cheapest_high": cheapest[1::2],
+    }, columns=columns)
+    swing = (np.abs(np.nan_to_num(frame.months_high - frame.months, nan=model.calendar
+                                  .horizon_months))
+             + np.abs(np.nan_to_num(frame.months_low - frame.months,
+                                    nan=model.calendar.horizon_months))
+             + model.calendar.horizon_months * ((frame.cheapest_low != frame.cheapest)
+                                                | (frame.cheapest_high != frame.cheapest)))
+    frame = frame.iloc[np.argsort(-swing.to_numpy(), kind="stable")].reset_index(drop=True)
+    frame.attrs["pair"] = pair
+    frame.attrs["spread"] = spread
+    return frame
