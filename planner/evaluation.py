@@ -69,7 +69,65 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         assumptions=_assumptions(plan),
         inputs=_inputs(plan),
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
+        breakdown=_breakdown(figures),
     )
+
+
+def _breakdown(figures: Figures) -> pd.DataFrame:
+    """What each feasible option's costs are made of over the horizon: one row per component
+    with its quantity, unit and price per unit ("8,760 instance-hours × $2.14")."""
+    rows = []
+    for o in figures.options:
+        if not bool(o.feasible[0]):
+            continue
+        flows = o.flows
+        for component in COMPONENTS:
+            cost = flows.components.get(component)
+            if cost is None:
+                continue
+            quantity, unit, price = flows.quantities.get(component, (None, "", None))
+            if callable(quantity):
+                quantity = quantity()
+            rows.append({
+                "option": o.name, "component": component,
+                "quantity": (None if quantity is None
+                             else float(np.asarray(quantity)[0].sum())),
+                "unit": unit,
+                "price": None if price is None else float(np.asarray(price).ravel()[0]),
+                "cost": float(np.asarray(cost)[0].sum()),
+            })
+        if float(np.asarray(flows.residual_value).ravel()[0]):
+            rows.append({"option": o.name, "component": "residual value", "quantity": None,
+                         "unit": "", "price": None,
+                         "cost": -float(np.asarray(flows.residual_value).ravel()[0])})
+    frame = pd.DataFrame(rows, columns=["option", "component", "quantity", "unit", "price",
+                                        "cost"])
+    frame.attrs["unit"] = "currency over the horizon"
+    return frame
+
+
+def _free_tier_use(plan, o: OptionFigures) -> dict[str, float | None]:
+    """Sessions per week the tier's share of the work takes, and how many calendar days one
+    job waits to get its hours out of the quotas."""
+    card = plan.model.cards[o.name]
+    if not isinstance(card, FreeTierCard) or not bool(o.feasible[0]):
+        return {"sessions_per_week": None, "job_wait_days": None}
+    model = plan.model
+    H = float(np.asarray(model.calendar.hours_per_month).ravel()[0])
+    g = min(float(np.asarray(model.demand.gpus).ravel()[0]),
+            float(np.asarray(card.gpus).ravel()[0]))
+    session = float(np.asarray(card.session_hours).ravel()[0])
+    setup = float(np.asarray(card.setup_minutes).ravel()[0]) / 60.0
+    served_wall_hours = float(np.asarray(o.flows.served)[0, 1]) / g
+    sessions = None
+    if np.isfinite(session) and session > setup:
+        sessions = served_wall_hours / (session - setup) * 168.0 / H
+    wait = None
+    capacity = float(np.asarray(o.capacity_gpu_hours_per_month).ravel()[0])
+    if card.job_hours is not None and capacity > 0:
+        job_wall_hours = float(np.asarray(card.job_hours).ravel()[0])
+        wait = job_wall_hours / (capacity / g / (H / 24.0))
+    return {"sessions_per_week": _num(sessions), "job_wait_days": _num(wait)}
 
 
 def _feasible(figures: Figures, name: str) -> bool:
@@ -104,6 +162,7 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
                                          else _num(o.capacity_gpu_hours_per_month[0])),
         "unmet_gpu_hours_per_month": _num(o.unmet_gpu_hours_per_month[0]),
         "first_unmet_month": _int_or_none(o.first_unmet_month[0]),
+        **_free_tier_use(plan, o),
     }
     return row
 

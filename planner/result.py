@@ -12,7 +12,7 @@ OPTION_FIELDS = (
     "name", "kind", "feasible", "reasons", "warnings", "gpu", "gpus", "gpu_hours_per_month",
     "total_cost", "present_value", "residual_value", "cost_per_gpu_hour", "monthly_cost",
     "energy_kwh", "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
-    "first_unmet_month",
+    "first_unmet_month", "sessions_per_week", "job_wait_days",
 )
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
 
@@ -31,6 +31,8 @@ class Result:
     ``inputs`` are the few inputs that matter most, as (label, formatted value) pairs.
     ``sensitivity`` says what changes the answer: each key input moved down and up (see
     :func:`planner.sensitivity.sensitivity`), the widest swing first.
+    ``breakdown`` says what each feasible option's costs are made of over the horizon: columns
+    ``option``, ``component``, ``quantity``, ``unit``, ``price`` (per unit) and ``cost``.
     """
 
     data: dict[str, Any]
@@ -39,6 +41,7 @@ class Result:
     assumptions: list[dict[str, Any]] = field(default_factory=list)
     inputs: list[tuple[str, str]] = field(default_factory=list)
     sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame)
+    breakdown: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy)."""

@@ -40,6 +40,8 @@ class Flows:
     warnings : (mask (S,), text) pairs
     redirected : (mask, reason) pairs where all work goes to the target (free tier); infeasible
         reasons when there is no target
+    quantities : component -> (quantity per month, or a function giving it; unit; price per
+        unit, None where it varies): what each cost is made of, for the report's breakdown
     """
 
     components: dict[str, Array]
@@ -53,6 +55,8 @@ class Flows:
     infeasible: list[tuple[Array, str]] = field(default_factory=list)
     warnings: list[tuple[Array, str]] = field(default_factory=list)
     redirected: list[tuple[Array, str]] = field(default_factory=list)
+    quantities: dict[str, tuple] = field(default_factory=dict)
+    target: "Flows | None" = None  # the overflow/fallback option's flows on the passed work
 
     @functools.cached_property
     def unmet(self) -> Array:
@@ -120,6 +124,8 @@ def option_flows(model: Model, name: str, work: Array, *, as_target: bool) -> Fl
     inner = option_flows(model, target, passed, as_target=True)
     label = "overflow" if isinstance(card, OwnCard) else "fallback"
     flows.components[label] = inner.monthly_cost
+    flows.quantities[label] = (passed, f"reference units of work passed to {target}", None)
+    flows.target = inner
     flows.residual_value = flows.residual_value + inner.residual_value
     flows.energy_kwh = _add_optional(flows.energy_kwh, inner.energy_kwh)
     flows.carbon_kg = _add_optional(flows.carbon_kg, inner.carbon_kg)
@@ -263,20 +269,25 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
         if reserved is None:
             reserved = best_reserved_instances(hours, H, card.reserved_price_per_hour,
                                                card.on_demand_price_per_hour, disc, weight)
-        charge = reserved * card.reserved_price_per_hour * H * in_horizon
         extra = (-T) % card.term_months
-        charge[:, T] = charge[:, T] * (1 + extra)
-        components["reservation"] = charge
-        components["rental"] = np.maximum(hours - reserved * H, 0.0) * \
-            card.on_demand_price_per_hour  # month 0 has no work
+        committed = reserved * H * in_horizon  # instance-hours paid for, month by month
+        committed[:, T] = committed[:, T] * (1 + extra)
+        components["reservation"] = committed * card.reserved_price_per_hour
+        over = np.maximum(hours - reserved * H, 0.0)
+        components["rental"] = over * card.on_demand_price_per_hour  # month 0 has no work
+        quantities = {
+            "reservation": (committed, "committed instance-hours", card.reserved_price_per_hour),
+            "rental": (over, "on-demand instance-hours", card.on_demand_price_per_hour)}
     else:
         components["rental"] = hours * card.price_per_hour  # month 0 has no work
-    storage = model.demand.data_gb * card.storage_per_gb_month * in_horizon
+        quantities = {"rental": (hours, "instance-hours", card.price_per_hour)}
+    gb_months = model.demand.data_gb * in_horizon
     if as_target:
-        storage = storage * (work > 0)
-    components["storage"] = storage
+        gb_months = gb_months * (work > 0)
+    components["storage"] = gb_months * card.storage_per_gb_month
+    quantities["storage"] = (gb_months, "GB-months", card.storage_per_gb_month)
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
-                  served=needed)
+                  served=needed, quantities=quantities)
     _memory_checks(model, card, rows, flows)
     return flows
 
@@ -284,10 +295,11 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
 # -- own ------------------------------------------------------------------------------------
 
 
-def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array], Array]:
+def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array], Array, dict]:
     """Purchases, resales, loan payments and payoffs of an owned machine (SPEC §5.3).
 
-    Returns the components (S, T + 1) [currency] and the residual value at T, (S,) [currency].
+    Returns the components (S, T + 1) [currency], the residual value at T, (S,) [currency],
+    and the quantities behind the components (see :class:`Flows`).
     """
     T = horizon_months
     m = np.arange(T + 1)[None, :]
@@ -297,8 +309,10 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     bought = (m == 0) | replaced
     resale = card.resale_fraction * price
     components = {"resale": np.where(replaced, -resale, 0.0)}
+    quantities = {"resale": (replaced * 1.0, "machines sold", -resale)}
     if card.financing is None:
         components["purchase"] = np.where(bought, price, 0.0)
+        quantities["purchase"] = (bought * 1.0, "machines", price)
     else:
         f = card.financing
         down = np.minimum(f.down_payment, price)
@@ -308,14 +322,19 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
         bought_at = L * np.floor((m - 1) / L)
         paid = m - bought_at  # payments made on the machine in service, this month's included
         components["purchase"] = np.where(bought, down, 0.0)
-        components["financing"] = np.where((m >= 1) & (paid <= f.months), payment, 0.0)
+        paying = (m >= 1) & (paid <= f.months)
+        components["financing"] = np.where(paying, payment, 0.0)
         payoff_month = (m >= 1) & (replaced | (m == T))
         components["loan_payoff"] = np.where(payoff_month,
                                              loan_balance(principal, rate, f.months, paid), 0.0)
+        quantities["purchase"] = (bought * 1.0, "down payments", down)
+        quantities["financing"] = (paying * 1.0, "loan payments", payment)
+        quantities["loan_payoff"] = (
+            lambda: (components["loan_payoff"] > 0) * 1.0, "loans paid off", None)
     last_bought = L * np.floor((T - 1) / L) if T >= 1 else 0.0
     age = T - last_bought
     residual = price - (price - resale) * age / L
-    return components, residual[:, 0]
+    return components, residual[:, 0], quantities
 
 
 def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
@@ -332,7 +351,13 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     energy_kwh = system_hours * ((card.power_kw - idle_kw) * card.pue)
     if card.always_on:
         energy_kwh = energy_kwh + (idle_kw * H * card.pue) * in_horizon
-    components, residual = purchase_flows(card, model.calendar.horizon_months)
+    components, residual, quantities = purchase_flows(card, model.calendar.horizon_months)
+    quantities.update({
+        "energy": (energy_kwh, "kWh", card.electricity_per_kwh),
+        "maintenance": (in_horizon / 12.0, "years", card.maintenance_per_year),
+        "fixed": (in_horizon, "months", card.fixed_cost_per_month),
+        "operating": (system_hours, "system-hours", card.operating_cost_per_hour),
+    })
     components.update({
         "energy": energy_kwh * card.electricity_per_kwh,
         "maintenance": card.maintenance_per_year / 12.0 * in_horizon,
@@ -342,7 +367,8 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     components = {k: np.asarray(v, dtype=float) for k, v in components.items()}
     flows = Flows(components=components, residual_value=np.broadcast_to(residual, (rows,)),
                   needed=needed, served=served, system_hours=system_hours,
-                  energy_kwh=energy_kwh, capacity=np.broadcast_to(capacity[:, 0], (rows,)))
+                  energy_kwh=energy_kwh, capacity=np.broadcast_to(capacity[:, 0], (rows,)),
+                  quantities=quantities)
     if card.carbon_kg_per_kwh is not None:
         flows.carbon_kg = flows.energy_kwh * card.carbon_kg_per_kwh
     wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
@@ -384,7 +410,8 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
     served = np.where(excluded, 0.0, np.minimum(needed, capacity))
     fee = card.fee_per_month * in_horizon
     flows = Flows(components={"fee": fee}, residual_value=np.zeros(rows), needed=needed,
-                  served=served, capacity=np.broadcast_to(capacity[:, 0], (rows,)))
+                  served=served, capacity=np.broadcast_to(capacity[:, 0], (rows,)),
+                  quantities={"fee": (in_horizon, "months", card.fee_per_month)})
     if memory_unknown.any():
         flows.warnings.append((memory_unknown, _UNKNOWN_MEMORY))
     # Too little memory or too few GPUs sends all the work to the fallback (SPEC §5.4); without

@@ -220,3 +220,28 @@ def test_sweep_over_catalog_ids_reports_an_unknown_one():
     with pytest.raises(UserError) as err:
         plan.sweep({"options.rent.cloud": ["lambda/gpu_1x_a100", "lambda/gpu_1x_a11"]})
     assert "lambda/gpu_1x_a11" in str(err.value) and "did you mean" in str(err.value)
+
+
+def test_breakdown_adds_up_and_each_line_is_quantity_times_price():
+    result = planner.load(base_plan()).evaluate()
+    frame = result.breakdown
+    d = result.to_dict()
+    for o in d["options"]:
+        lines = frame[frame.option == o["name"]]
+        assert lines.cost.sum() == pytest.approx(o["total_cost"], rel=1e-12)
+    priced = frame.dropna(subset=["quantity", "price"])
+    assert len(priced) >= 8
+    assert (priced.quantity * priced.price).to_numpy() == pytest.approx(priced.cost.to_numpy())
+    rent = frame[(frame.option == "rent") & (frame.component == "rental")].iloc[0]
+    assert rent.unit == "instance-hours" and rent.price == 2.5
+
+
+def test_free_tier_sessions_and_waiting_days():
+    # 20 h a week of 9-hour sessions less 15 minutes; 400 GPU-hours of demand a month, so the
+    # tier is full: 20·730/168 h a month served → per week 20 × (9 − 0.25)/9 h of work.
+    data = base_plan(demand={"gpu_hours_per_month": 400, "job_hours": 10})
+    tier = next(o for o in planner.load(data).evaluate().to_dict()["options"]
+                if o["name"] == "tier")
+    usable_per_month = 20 * 730 / 168 * (9 - 0.25) / 9
+    assert tier["sessions_per_week"] == pytest.approx(usable_per_month / 8.75 * 168 / 730)
+    assert tier["job_wait_days"] == pytest.approx(10 / (usable_per_month / (730 / 24)))
