@@ -155,13 +155,16 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
                 fn(key)
             except CatalogLookupError as err:
                 what = {"free_tier": "free tier", "cloud": "cloud instance",
-                        "gpu": "GPU"}.get(err.kind, err.kind)
+                        "gpu": "GPU", "region": "region"}.get(err.kind, err.kind)
                 issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
                                     suggestion=_suggest(err.suggestions)))
 
         demand = data.get("demand")
         if isinstance(demand, Mapping):
             look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
+        site = data.get("site")
+        if isinstance(site, Mapping):
+            look("site.region", catalog.region, site.get("region"))
         options = data.get("options")
         for i, entry in enumerate(options if isinstance(options, list) else []):
             if not isinstance(entry, Mapping):

@@ -160,6 +160,13 @@ def _site(usage, catalog: Catalog, issues: list[Issue],
                           if not (p.item.startswith("PUE") and usage.get("site", {}).get("pue")
                                   is not None))
     site["pue"] = given(site.get("pue"), 1.0)
+    owns = any(option.get("own") is not None for option in usage["options"])
+    if owns and site.get("electricity_per_kwh") is None and site.get("region") is not None:
+        tariff = site.get("tariff") or "business"
+        other = "household" if tariff == "business" else "business"
+        issues.append(Issue("site.region", f"the catalog has no {tariff} electricity price for "
+                                           f"region {site['region']!r}: give "
+                                           f"site.electricity_per_kwh, or tariff: {other}"))
     return site
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 __all__ = [
     "PRICINGS",
+    "QUOTA_RESETS",
     "TABLES",
     "Catalog",
     "CatalogFileError",
@@ -36,6 +37,9 @@ __all__ = [
     "Column",
     "FreeTierRow",
     "GpuRow",
+    "RegionRow",
+    "SiteKindRow",
+    "SystemRow",
     "load_catalog",
     "parse_as_of",
 ]
@@ -119,6 +123,9 @@ _PROVENANCE = (
     Column("notes", "str", "", "caveats; 'estimate' marks estimated or unverified values"),
 )
 
+QUOTA_RESETS = ("daily", "weekly", "monthly", "rolling-24h", "none")
+"""Values of a free tier's ``quota_reset``: when its quotas refill."""
+
 TABLES: dict[str, tuple[Column, ...]] = {
     "gpus": (
         Column("id", "str", "", "lowercase GPU id, e.g. a100-80gb", True),
@@ -131,10 +138,16 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("peak_fp32_tflops", "float", "TFLOP/s", "non-tensor FP32 peak"),
         _money("street_price", "purchase price of one GPU at price_as_of"),
         Column("price_as_of", "date", "YYYY-MM-DD or YYYY-MM", "date of street_price"),
+        _money("launch_price", "launch / list price of one GPU at launch_date"),
+        Column("launch_date", "date", "YYYY-MM-DD or YYYY-MM", "launch date of the GPU"),
         Column("throughput_generic", "float", "x a100-80gb", "relative training throughput"),
         Column("throughput_cv", "float", "x a100-80gb", "relative throughput, vision models"),
         Column("throughput_nlp", "float", "x a100-80gb", "relative throughput, NLP models"),
         Column("throughput_llm", "float", "x a100-80gb", "relative throughput, large LMs"),
+        Column("throughput_generic_fp32", "float", "x a100-80gb", "FP32/TF32 training throughput"),
+        Column("throughput_cv_fp32", "float", "x a100-80gb", "FP32/TF32 throughput, vision"),
+        Column("throughput_nlp_fp32", "float", "x a100-80gb", "FP32/TF32 throughput, NLP"),
+        Column("throughput_llm_fp32", "float", "x a100-80gb", "FP32/TF32 throughput, large LMs"),
         *_PROVENANCE,
     ),
     "clouds": (
@@ -170,7 +183,27 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("setup_minutes", "float", "min", "time lost setting up each session"),
         Column("availability", "float", "fraction", "share of requests that get a GPU"),
         Column("files_persist", "bool", "", "files survive between sessions"),
+        Column("gpu_options", "str", "id:share;...", "GPUs handed out at random, with shares"),
+        Column("quota_reset", "str", "", "when quotas refill: " + ", ".join(QUOTA_RESETS)),
+        Column("frameworks", "str", "name;...", "lowercase frameworks allowed (empty = any)"),
+        Column("download_mb_per_s", "float", "MB/s", "typical rate a session fetches data at"),
+        Column("compute_units_per_month", "float", "units", "compute units the fee buys a month"),
+        Column("compute_units_per_hour", "float", "units/h", "compute units an hour of gpu uses"),
         *_PROVENANCE,
+    ),
+    "regions": (
+        Column("id", "str", "", "lowercase region id: us, us-ca, eu, de, gb, jp, ...", True),
+        Column("name", "str", "", "country, state or union", True),
+        _money("electricity_household_per_kwh", "household retail price of 1 kWh, taxes included"),
+        _money("electricity_business_per_kwh", "non-household price of 1 kWh, excluding VAT"),
+        Column("carbon_kg_per_kwh", "float", "kg CO2e/kWh", "grid carbon intensity"),
+        *_PROVENANCE,
+    ),
+    "site-kinds": (
+        Column("id", "str", "", "home-office, server-closet, colocation, hyperscale", True),
+        Column("name", "str", "", "description", True),
+        Column("pue", "float", "ratio", "facility energy / IT energy (>= 1)", True),
+        *_PROVENANCE[1:],
     ),
 }
 
@@ -181,6 +214,20 @@ _TABLE_ALIASES = {
     "cloud": "clouds",
 }
 _FILES = {"gpus": "gpus.csv", "clouds": "clouds.csv", "free-tiers": "free_tiers.csv"}
+_FILES.update({"regions": "regions.csv", "site-kinds": "site_kinds.csv"})
+_TABLE_ALIASES.update({"region": "regions", "site_kinds": "site-kinds", "site-kind": "site-kinds"})
+
+TABLES["systems"] = (
+    Column("id", "str", "", "lowercase system id, e.g. workstation-4gpu, server-8gpu-sxm", True),
+    Column("name", "str", "", "description", True),
+    Column("gpu_slots", "int", "GPUs", "GPUs the system takes"),
+    _money("system_price", "non-GPU parts: chassis, CPUs, RAM, disks, PSUs, NICs"),
+    Column("non_gpu_power_watts", "float", "W", "power of everything but the GPUs, at load"),
+    Column("idle_power_watts", "float", "W", "power of everything but the GPUs, idle"),
+    *_PROVENANCE,
+)
+_FILES.update({"systems": "systems.csv"})
+_TABLE_ALIASES.update({"system": "systems"})
 
 
 # --------------------------------------------------------------------------------------------
@@ -201,6 +248,8 @@ class GpuRow:
     peak_fp32_tflops: float | None
     street_price: float | None
     price_as_of: str | None
+    launch_price: float | None
+    launch_date: str | None
     throughput: dict[str, float] = field(hash=False)
     """workload -> throughput relative to a100-80gb; only the known ones."""
     currency: str
@@ -238,6 +287,22 @@ class CloudRow:
 
 
 @dataclass(frozen=True)
+class SystemRow:
+    """An owned machine's non-GPU parts: price and power (add the GPUs' own)."""
+
+    id: str
+    name: str
+    gpu_slots: int | None
+    system_price: float | None
+    non_gpu_power_watts: float | None
+    idle_power_watts: float | None
+    currency: str
+    as_of: str
+    source: str
+    notes: str | None
+
+
+@dataclass(frozen=True)
 class FreeTierRow:
     """A free (or flat-fee) notebook tier; quotas are wall-clock hours."""
 
@@ -256,10 +321,84 @@ class FreeTierRow:
     setup_minutes: float | None
     availability: float | None
     files_persist: bool | None
+    gpu_options: dict[str, float] = field(hash=False)
+    """GPU id -> share of sessions that get it, for a tier that hands out GPUs at random;
+    empty when the tier always gives ``gpu`` (or the user picks it)."""
+    quota_reset: str | None
+    frameworks: tuple[str, ...]
+    """Lowercase frameworks the tier allows; empty = any."""
+    download_mb_per_s: float | None
+    compute_units_per_month: float | None
+    compute_units_per_hour: float | None
     currency: str
     as_of: str
     source: str
     notes: str | None
+
+    def __post_init__(self) -> None:
+        # Rows are built from the CSV text; the two list columns become a dict and a tuple.
+        options = self.gpu_options
+        if options is None or isinstance(options, str):
+            options = _gpu_options(options or "")
+        object.__setattr__(self, "gpu_options", dict(options))
+        frameworks = self.frameworks
+        if frameworks is None or isinstance(frameworks, str):
+            frameworks = _frameworks(frameworks or "")
+        object.__setattr__(self, "frameworks", tuple(frameworks))
+
+
+@dataclass(frozen=True)
+class RegionRow:
+    """Electricity prices and grid carbon intensity of a country, state or union."""
+
+    id: str
+    name: str
+    electricity_household_per_kwh: float | None
+    electricity_business_per_kwh: float | None
+    carbon_kg_per_kwh: float | None
+    currency: str
+    as_of: str
+    source: str
+    notes: str | None
+
+
+@dataclass(frozen=True)
+class SiteKindRow:
+    """A kind of site for owned hardware and its power usage effectiveness (cooling)."""
+
+    id: str
+    name: str
+    pue: float
+    as_of: str
+    source: str
+    notes: str | None
+
+
+def _gpu_options(text: str) -> dict[str, float]:
+    """``"t4:0.8;p100:0.2"`` -> ``{"t4": 0.8, "p100": 0.2}``; raises ValueError if malformed."""
+    options: dict[str, float] = {}
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        gpu, sep, share = part.rpartition(":")
+        gpu = gpu.strip().lower()
+        try:
+            value = float(share)
+        except ValueError:
+            value = math.nan
+        if not sep or not gpu or not math.isfinite(value) or not 0 < value <= 1:
+            raise ValueError(f"gpu_options must be id:share;... (shares in (0, 1]), got {text!r}")
+        if gpu in options:
+            raise ValueError(f"gpu_options names {gpu!r} twice")
+        options[gpu] = value
+    if options and abs(sum(options.values()) - 1) > 1e-6:
+        raise ValueError(f"gpu_options shares must add up to 1, got {text!r}")
+    return options
+
+
+def _frameworks(text: str) -> tuple[str, ...]:
+    """``"PaddlePaddle; jax"`` -> ``("paddlepaddle", "jax")``."""
+    return tuple(dict.fromkeys(f.strip().lower() for f in text.split(";") if f.strip()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -431,6 +570,34 @@ def _check_row(table: str, row: dict[str, Any]) -> list[str]:
         availability = row.get("availability")
         if availability is not None and not 0 < availability <= 1:
             problems.append(f"availability must be in (0, 1], got {availability}")
+        problems.extend(_check_tier_lists(row))
+    if table in ("regions", "site-kinds") and row.get("id"):
+        row["id"] = row["id"].lower()
+    if table == "systems" and row.get("id"):
+        row["id"] = row["id"].lower()
+    if table == "site-kinds" and row.get("pue") is not None and row["pue"] < 1:
+        problems.append(f"pue must be >= 1, got {row['pue']}")
+    return problems
+
+
+def _check_tier_lists(row: dict[str, Any]) -> list[str]:
+    """A free tier's gpu_options, quota_reset and frameworks (kept as normalised text)."""
+    problems = []
+    try:
+        options = _gpu_options(row.get("gpu_options") or "")
+        if options:
+            row["gpu_options"] = ";".join(f"{g}:{v:g}" for g, v in options.items())
+            if row.get("gpu") and row["gpu"] not in options:
+                problems.append(f"gpu {row['gpu']!r} is not among gpu_options")
+    except ValueError as err:
+        problems.append(str(err))
+    reset = row.get("quota_reset")
+    if reset is not None:
+        row["quota_reset"] = reset = reset.lower()
+        if reset not in QUOTA_RESETS:
+            problems.append(f"quota_reset must be one of {', '.join(QUOTA_RESETS)}, got {reset!r}")
+    if row.get("frameworks"):
+        row["frameworks"] = ";".join(_frameworks(row["frameworks"])) or None
     return problems
 
 
@@ -502,6 +669,11 @@ class Catalog:
         for rows in self._clouds.values():
             rows.sort(key=lambda r: r.region.lower())
         self._tiers = {r["id"].lower(): _plain_row(FreeTierRow, r) for r in tables["free-tiers"]}
+        self._regions = {r["id"].lower(): _plain_row(RegionRow, r) for r in tables["regions"]}
+        self._site_kinds = {
+            r["id"].lower(): _plain_row(SiteKindRow, r) for r in tables["site-kinds"]
+        }
+        self._systems = {r["id"].lower(): _plain_row(SystemRow, r) for r in tables["systems"]}
 
     # -- lookups ---------------------------------------------------------------------------
 
@@ -559,6 +731,32 @@ class Catalog:
             suggestions = _close(tier_id, self.ids("free-tiers"))
             raise CatalogLookupError("free_tier", tier_id, suggestions) from None
 
+    def region(self, region_id: str) -> RegionRow:
+        """The electricity region ``region_id`` (``us-ca``, ``de``, ...; case-insensitive)."""
+        try:
+            return self._regions[region_id.strip().lower()]
+        except KeyError:
+            suggestions = _close(region_id, self.ids("regions"))
+            detail = f"unknown region {region_id!r} in the regions table"
+            raise CatalogLookupError("region", region_id, suggestions, detail) from None
+
+    def site_kind(self, kind_id: str) -> SiteKindRow:
+        """The site kind ``kind_id`` (``home-office``, ``colocation``, ...; case-insensitive)."""
+        try:
+            return self._site_kinds[kind_id.strip().lower()]
+        except KeyError:
+            suggestions = _close(kind_id, self.ids("site-kinds"))
+            detail = f"unknown site kind {kind_id!r}"
+            raise CatalogLookupError("site_kind", kind_id, suggestions, detail) from None
+
+    def system(self, system_id: str) -> SystemRow:
+        """The system ``system_id`` (``workstation-4gpu``, ``server-8gpu-sxm``, ...)."""
+        try:
+            return self._systems[system_id.strip().lower()]
+        except KeyError:
+            suggestions = _close(system_id, self.ids("systems"))
+            raise CatalogLookupError("system", system_id, suggestions) from None
+
     def relative_speed(self, gpu_id: str, reference_id: str, workload: str,
                        precision: str = "mixed") -> float | None:
         """Throughput of ``gpu_id`` over that of ``reference_id`` for ``workload`` in
@@ -578,19 +776,19 @@ class Catalog:
     # -- listings --------------------------------------------------------------------------
 
     def ids(self, table: str) -> list[str]:
-        """The ids of ``table`` (gpus, clouds, free-tiers), in file order."""
+        """The ids of ``table`` (gpus, clouds, free-tiers, regions, site-kinds), in file order."""
         name = _table_name(table)
         if name == "clouds":
             return [rows[0].id for rows in self._clouds.values()]
         return [r["id"] for r in self._raw[name]]
 
     def rows(self, table: str) -> list[dict[str, Any]]:
-        """Plain dicts of ``table`` (gpus, clouds, free-tiers), for listing; numbers are floats."""
+        """Plain dicts of ``table`` (any of :data:`TABLES`), for listing; numbers are floats."""
         name = _table_name(table)
         extra = sorted({k for r in self._raw[name] for k in r} - {c.name for c in TABLES[name]})
         order = [c.name for c in TABLES[name]]
         if extra:
-            at = order.index("currency")
+            at = order.index("currency" if "currency" in order else "as_of")
             order[at:at] = extra
         return [{key: raw.get(key) for key in order} for raw in self._raw[name]]
 
@@ -646,8 +844,10 @@ def _check_references(merged: dict[str, list[tuple[dict, _Table, int]]]) -> None
     problems: dict[str, list[tuple[int | None, str]]] = {}
     for name in ("clouds", "free-tiers"):
         for row, table, line in merged[name]:
-            gpu = row.get("gpu")
-            if gpu and gpu.lower() not in gpu_ids:
+            gpus = [row.get("gpu")] + list(_gpu_options(row.get("gpu_options") or ""))
+            for gpu in dict.fromkeys(g for g in gpus if g):
+                if gpu.lower() in gpu_ids:
+                    continue
                 near = _close(gpu, known, n=1)
                 hint = f" (did you mean {near[0]}?)" if near else ""
                 problems.setdefault(table.file, []).append(

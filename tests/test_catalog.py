@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from datetime import date
@@ -129,7 +130,7 @@ def test_dates_parse_and_are_plausible(catalog):
 def test_every_row_carries_currency_and_an_original_source(catalog):
     for table in SHIPPED:
         for row in catalog.rows(table):
-            assert row["currency"] == "USD"
+            assert re.fullmatch(r"[A-Z]{3}", row["currency"]), row["id"]
             assert all(s.startswith("https://") for s in row["source"].split("; ")), row["id"]
             assert "reference" not in row["source"]
 
@@ -161,11 +162,16 @@ def test_gpu_specs_are_plausible(catalog):
                 assert 0.05 <= row[key] <= 5, (row["id"], key)
 
 
+#: Rough USD value of one unit of each catalog currency, only to check plausible ranges.
+ROUGH_USD = {"USD": 1.0, "CNY": 0.14, "EUR": 1.08}
+
+
 def test_cloud_prices_are_plausible(catalog):
     gpu_memory = {r["id"]: r["memory_gb"] for r in catalog.rows("gpus")}
     for row in catalog.rows("clouds"):
-        per_gpu = row["price_per_hour"] / row["gpus"]
-        assert 0.1 <= per_gpu <= 20, (row["id"], row["region"])
+        usd = ROUGH_USD[row["currency"]]
+        per_gpu = row["price_per_hour"] * usd / row["gpus"]
+        assert 0.05 <= per_gpu <= 20, (row["id"], row["region"])
         for key in (
             "spot_price_per_hour",
             "reserved_1y_price_per_hour",
@@ -178,18 +184,19 @@ def test_cloud_prices_are_plausible(catalog):
         assert row["gpus"] in (1, 2, 4, 8, 16)
         assert row["gpu_memory_gb"] == gpu_memory[row["gpu"]], row["id"]
         assert row["billing_increment_minutes"] in (0, 1)
-        assert 0.01 <= row["storage_per_gb_month"] <= 0.5
+        if row["storage_per_gb_month"] is not None:  # some marketplaces publish none
+            assert 0.01 <= row["storage_per_gb_month"] * usd <= 0.5, row["id"]
         has_spot = row["spot_price_per_hour"] is not None
         assert (row["interruptions_per_hour"] is not None) == has_spot
         assert row["id"] == f"{row['provider']}/{row['instance']}"
-        assert row["provider"] in ("aws", "gcp", "azure", "lambda", "runpod")
+        assert re.fullmatch(r"[a-z]+", row["provider"]), row["id"]
 
 
 def test_free_tiers_are_plausible(catalog):
     for row in catalog.rows("free-tiers"):
         assert 0 < row["availability"] <= 1
         assert 0 < row["session_hours"] <= 24
-        assert row["fee_per_month"] == 0
+        assert 0 <= row["fee_per_month"] <= 100  # free tiers and cheap subscriptions
         assert isinstance(row["files_persist"], bool)
         for key in ("weekly_quota_hours", "daily_quota_hours", "monthly_quota_hours"):
             assert row[key] is None or 0 < row[key] <= 744
@@ -224,7 +231,8 @@ def test_spot_checked_gpu_and_tier_rows(catalog):
     h100 = catalog.gpu("h100-80gb")
     assert h100.throughput["generic"] == pytest.approx(1.674)
     assert h100.street_price == pytest.approx(36718.75)
-    assert catalog.gpu("a100-80gb").throughput == {"generic": 1, "cv": 1, "nlp": 1, "llm": 1}
+    mixed = {k: v for k, v in catalog.gpu("a100-80gb").throughput.items() if "_" not in k}
+    assert mixed == {"generic": 1, "cv": 1, "nlp": 1, "llm": 1}
     kaggle = catalog.free_tier("kaggle")
     assert (kaggle.gpu, kaggle.gpus, kaggle.session_hours, kaggle.weekly_quota_hours) == (
         "t4",
@@ -323,7 +331,7 @@ def test_unknown_ids_suggest_close_matches(catalog):
     assert info.value.kind == "gpu" and "a100-80gb" in info.value.suggestions
     with pytest.raises(CatalogLookupError) as info:
         catalog.free_tier("colab")
-    assert info.value.kind == "free_tier" and info.value.suggestions == ["colab-free"]
+    assert info.value.kind == "free_tier" and "colab-free" in info.value.suggestions
     assert len(info.value.suggestions) <= 3
     with pytest.raises(LookupError):
         catalog.cloud_regions("nosuch/cloud")

@@ -1,0 +1,84 @@
+"""site.region, site.tariff and site.kind fill the site's figures from the catalog."""
+
+import pytest
+
+import planner
+from planner.errors import UserError
+
+
+def plan(site, **top):
+    return {
+        "version": 1, "horizon_months": 12, **top,
+        "demand": {"gpu_hours_per_month": 100},
+        "site": site,
+        "options": [{"name": "box", "own": {"purchase_price": 1000, "power_watts": 1000}}],
+    }
+
+
+def box(site, **top):
+    p = planner.load(plan(site, **top))
+    return p, next(o for o in p.evaluate().to_dict()["options"] if o["name"] == "box")
+
+
+def test_region_fills_electricity_and_carbon():
+    p, row = box({"region": "us-tx"})
+    texas = p.catalog.region("us-tx")
+    # 100 system-hours at 1 kW, PUE 1: 100 kWh a month
+    assert row["energy_kwh"] == pytest.approx(1200)
+    assert row["total_cost"] == pytest.approx(
+        1000 - 750 + 1200 * texas.electricity_business_per_kwh)
+    assert row["carbon_kg"] == pytest.approx(1200 * texas.carbon_kg_per_kwh)
+    items = [a["item"] for a in p.evaluate().assumptions]
+    assert any("Texas" in item for item in items)
+
+
+def test_the_users_values_win_and_household_tariff():
+    p, row = box({"region": "us-tx", "electricity_per_kwh": 0.5, "carbon_kg_per_kwh": 0})
+    assert row["total_cost"] == pytest.approx(250 + 1200 * 0.5)
+    assert row["carbon_kg"] == 0
+    p, row = box({"region": "us-tx", "tariff": "household"})
+    assert row["total_cost"] == pytest.approx(
+        250 + 1200 * p.catalog.region("us-tx").electricity_household_per_kwh)
+
+
+def test_site_kind_fills_pue():
+    p, row = box({"electricity_per_kwh": 0.1, "kind": "colocation"})
+    pue = p.catalog.site_kind("colocation").pue
+    assert row["energy_kwh"] == pytest.approx(1200 * pue)
+    p, row = box({"electricity_per_kwh": 0.1, "kind": "colocation", "pue": 1.2})
+    assert row["energy_kwh"] == pytest.approx(1200 * 1.2)
+
+
+def test_foreign_region_needs_an_exchange_rate():
+    cn = planner.load({"version": 1, "demand": {"gpu_hours_per_month": 1},
+                       "options": [{"name": "c", "cloud": {"price_per_hour": 1}}]}
+                      ).catalog.region("cn")
+    tariff = "business" if cn.electricity_business_per_kwh is not None else "household"
+    with pytest.raises(UserError) as err:
+        planner.load(plan({"region": "cn", "tariff": tariff}))
+    assert "fx" in str(err.value) and "CNY" in str(err.value)
+    _, row = box({"region": "cn", "tariff": tariff}, fx={"CNY": 0.14})
+    price = (cn.electricity_business_per_kwh if tariff == "business"
+             else cn.electricity_household_per_kwh)
+    assert row["total_cost"] == pytest.approx(250 + 1200 * price * 0.14)
+
+
+def test_unknown_region_and_missing_price_are_user_errors():
+    with pytest.raises(UserError) as err:
+        planner.load(plan({"region": "us-tx2"}))
+    assert "did you mean" in str(err.value) and "us-tx" in str(err.value)
+
+
+
+def test_a_region_without_the_tariffs_price_is_a_user_error(tmp_path):
+    quotes = tmp_path / "regions.csv"
+    quotes.write_text(
+        "id,name,electricity_household_per_kwh,electricity_business_per_kwh,carbon_kg_per_kwh,"
+        "currency,as_of,source,notes\n"
+        "lab,Our campus,0.3,,0.2,USD,2026-10,https://example.org/tariff,\n")
+    with pytest.raises(UserError) as err:
+        planner.load(plan({"region": "lab"}), catalogs=[quotes])
+    assert "no business electricity price for region 'lab'" in str(err.value)
+    p = planner.load(plan({"region": "lab", "tariff": "household"}), catalogs=[quotes])
+    row = next(o for o in p.evaluate().to_dict()["options"] if o["name"] == "box")
+    assert row["total_cost"] == pytest.approx(250 + 1200 * 0.3)
