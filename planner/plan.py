@@ -155,7 +155,8 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
                 fn(key)
             except CatalogLookupError as err:
                 what = {"free_tier": "free tier", "cloud": "cloud instance",
-                        "gpu": "GPU", "region": "region"}.get(err.kind, err.kind)
+                        "gpu": "GPU", "region": "region",
+                        "system": "system"}.get(err.kind, err.kind)
                 issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
                                     suggestion=_suggest(err.suggestions)))
 
@@ -176,6 +177,8 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
                     look(f"options[{i}].{kind}", fn, value)
                 elif isinstance(value, Mapping):
                     look(f"options[{i}].{kind}.gpu", catalog.gpu, value.get("gpu"))
+                    if kind == "own":
+                        look(f"options[{i}].own.system", catalog.system, value.get("system"))
         return issues
 
     return check

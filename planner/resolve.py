@@ -251,7 +251,7 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             purchase_price=col(rates.purchase_price), lifetime_months=col(lifetime),
             resale_fraction=col(own["resale_fraction"]),
             power_kw=col(rates.power_watts) / 1000.0,
-            idle_power_kw=col(own["idle_power_watts"]) / 1000.0,
+            idle_power_kw=col(rates.idle_power_watts) / 1000.0,
             always_on=bool(own["always_on"]),
             maintenance_per_year=col(own["maintenance_per_year"]),
             fixed_cost_per_month=col(own["fixed_cost_per_month"]),

@@ -293,8 +293,13 @@ class OwnSpec(_Map):
     purchase_price: NonNegative | None = _key(
         "Price of the whole machine. [currency]", None,
         default_text="gpu_count × catalog street price + system_price; required without gpu")
-    system_price: NonNegative = _key(
-        "Non-GPU parts, when purchase_price is not given. [currency]", 0.0)
+    system: Text | None = _key(
+        "Catalog system id (workstation-4gpu, server-8gpu-sxm, …): the price and power of the "
+        "machine's non-GPU parts, used where system_price, power_watts and idle_power_watts "
+        "are not given.", None, default_text="none")
+    system_price: NonNegative | None = _key(
+        "Non-GPU parts, when purchase_price is not given. [currency]", None,
+        default_text="the catalog system's price, else 0")
     lifetime_years: Positive = _key(
         "Replaced at the end of each lifetime that falls before the horizon's end. [years]", 4.0)
     resale_fraction: Fraction = _key(
@@ -302,9 +307,11 @@ class OwnSpec(_Map):
         "[fraction]", 0.0)
     power_watts: NonNegative | None = _key(
         "Whole machine at full load. [W]", None,
-        default_text="gpu_count × catalog TDP + 150; required without gpu")
-    idle_power_watts: NonNegative = _key(
-        "Whole machine when not busy; drawn only when always_on. [W]", 0.0)
+        default_text="gpu_count × catalog TDP + the catalog system's non-GPU power (150 "
+        "without system); required without gpu")
+    idle_power_watts: NonNegative | None = _key(
+        "Whole machine when not busy; drawn only when always_on. [W]", None,
+        default_text="the catalog system's idle power, else 0")
     always_on: Flag = _key("Idle power is drawn in every non-busy hour.", False)
     maintenance_per_year: NonNegative = _key(
         "Repairs, support contracts. [currency/year]", 0.0)

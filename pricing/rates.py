@@ -84,6 +84,7 @@ class OwnRates:
     facts: GpuFacts
     purchase_price: Any
     power_watts: Any
+    idle_power_watts: Any = 0.0
     provenance: list[Provenance] = field(default_factory=list)
 
 
@@ -136,7 +137,8 @@ def _lookup(fn, key: str, *args):
         return fn(*args)
     except CatalogLookupError as err:
         what = {"gpu": "GPU", "cloud": "cloud instance", "free_tier": "free tier",
-                "region": "region", "site_kind": "kind of site"}.get(err.kind, err.kind)
+                "region": "region", "site_kind": "kind of site",
+                "system": "system"}.get(err.kind, err.kind)
         raise PricingError(key, f"unknown {what} {err.key!r} in the catalog",
                            list(err.suggestions)) from None
 
@@ -217,6 +219,15 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
     facts, prov = gpu_facts(catalog, own.get("gpu"), own.get("gpu_memory_gb"),
                             own.get("peak_tflops"), key="own.gpu", precision=precision)
     row = catalog.gpu(facts.gpu) if facts.gpu is not None else None
+    system = None
+    if own.get("system") is not None:
+        system = _lookup(catalog.system, "own.system", own["system"])
+        prov.append(Provenance(f"system {system.name}", "non-GPU price and power",
+                               system.as_of, system.source))
+    system_price = own.get("system_price")
+    if system_price is None and system is not None and system.system_price is not None:
+        system_price = system.system_price * fx_factor(system.currency, currency, fx,
+                                                       "own.system")
     price = own.get("purchase_price")
     if price is None:
         if row is None or row.street_price is None:
@@ -224,7 +235,7 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
                                "purchase_price is required: the catalog has no street price "
                                "for this GPU")
         k = fx_factor(row.currency, currency, fx, "own.gpu")
-        price = gpu_count * row.street_price * k + given(own.get("system_price"), 0.0)
+        price = gpu_count * row.street_price * k + given(system_price, 0.0)
         prov.append(Provenance(f"street price of {row.name}",
                                f"{row.currency} {row.street_price:,.0f} per GPU",
                                row.price_as_of or row.as_of, row.source))
@@ -233,9 +244,16 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
         if row is None or row.tdp_watts is None:
             raise PricingError("own.power_watts",
                                "power_watts is required: the catalog has no TDP for this GPU")
-        power = gpu_count * row.tdp_watts + DEFAULT_SYSTEM_POWER_WATTS
+        rest = DEFAULT_SYSTEM_POWER_WATTS
+        if system is not None and system.non_gpu_power_watts is not None:
+            rest = system.non_gpu_power_watts
+        power = gpu_count * row.tdp_watts + rest
+    idle = own.get("idle_power_watts")
+    if idle is None:
+        idle = system.idle_power_watts if system is not None and \
+            system.idle_power_watts is not None else 0.0
     return OwnRates(gpu_count=gpu_count, facts=facts, purchase_price=price, power_watts=power,
-                    provenance=prov)
+                    idle_power_watts=idle, provenance=prov)
 
 
 def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, currency: str,

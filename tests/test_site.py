@@ -82,3 +82,20 @@ def test_a_region_without_the_tariffs_price_is_a_user_error(tmp_path):
     p = planner.load(plan({"region": "lab", "tariff": "household"}), catalogs=[quotes])
     row = next(o for o in p.evaluate().to_dict()["options"] if o["name"] == "box")
     assert row["total_cost"] == pytest.approx(250 + 1200 * 0.3)
+
+
+def test_own_system_fills_the_non_gpu_price_and_power():
+    data = plan({"electricity_per_kwh": 0.2})
+    data["options"][0]["own"] = {"gpu": "rtx-4090", "gpu_count": 4, "system": "workstation-4gpu",
+                                 "always_on": True}
+    p = planner.load(data)
+    system, gpu = p.catalog.system("workstation-4gpu"), p.catalog.gpu("rtx-4090")
+    card = p.model.cards["box"]
+    assert card.purchase_price[0, 0] == pytest.approx(4 * gpu.street_price + system.system_price)
+    assert card.power_kw[0, 0] * 1000 == pytest.approx(4 * gpu.tdp_watts
+                                                       + system.non_gpu_power_watts)
+    assert card.idle_power_kw[0, 0] * 1000 == pytest.approx(system.idle_power_watts)
+    data["options"][0]["own"].update(system_price=100, idle_power_watts=5)
+    card = planner.load(data).model.cards["box"]
+    assert card.purchase_price[0, 0] == pytest.approx(4 * gpu.street_price + 100)
+    assert card.idle_power_kw[0, 0] * 1000 == pytest.approx(5)

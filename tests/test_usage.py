@@ -213,7 +213,9 @@ def test_defaults():
         """).usage
     box, tier = own.options
     assert (box.own.gpu_count, box.own.lifetime_years, box.own.resale_fraction) == (1, 4, 0)
-    assert (box.own.always_on, box.own.availability, box.own.system_price) == (False, 1.0, 0)
+    # system_price and idle_power_watts are filled later: from own.system, else 0
+    assert (box.own.always_on, box.own.availability, box.own.system_price) == (False, 1.0, None)
+    assert (box.own.system, box.own.idle_power_watts) == (None, None)
     assert box.own.purchase_price is box.own.power_watts is box.own.financing is None
     assert (tier.free_tier.gpus, tier.free_tier.fee_per_month) == (1, 0)
     assert (tier.free_tier.setup_minutes, tier.free_tier.availability) == (0, 1)
