@@ -16,7 +16,6 @@ import click
 SUFFIX_FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json",
                   ".csv": "csv", ".md": "md"}
 FORMATS = ("pdf", "html", "json", "csv", "md")
-CATALOG_TABLES = ("gpus", "clouds", "free-tiers")
 
 
 def _fail(err) -> None:
@@ -118,25 +117,86 @@ def validate(usage: str, catalogs) -> None:
     click.echo(f"{usage}: ok")
 
 
-@main.command()
-@click.argument("table", required=False, type=click.Choice(CATALOG_TABLES))
+_LIST = "list"
+
+
+class _CatalogGroup(click.Group):
+    """``planner catalog [TABLE] [QUERY]`` lists a table, ``planner catalog import`` imports.
+
+    A first argument that is not a subcommand is handed to the hidden ``list`` command, so
+    that the listing keeps its short form.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = [_LIST, *args]
+        return super().parse_args(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "[TABLE] [QUERY] [OPTIONS]")
+        formatter.write_usage(ctx.command_path, "import SOURCE [OPTIONS]", prefix="   or: ")
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.commands[_LIST].format_options(ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+
+class _ListCommand(click.Command):
+    """The listing, whose usage line reads ``planner catalog [TABLE] ...``."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        path = ctx.parent.command_path if ctx.parent else ctx.command_path
+        formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
+
+
+@main.group(cls=_CatalogGroup)
+def catalog() -> None:
+    """Browse and search the catalog, or import a price list into a catalog file.
+
+    TABLE is a catalog table (gpus, clouds, free-tiers, ...); without it, every table and its
+    row count. QUERY keeps the rows that contain it (case-insensitive). Every row shows its
+    as-of date, its age in days (age_days) and its source.
+    """
+
+
+@catalog.command(_LIST, cls=_ListCommand, hidden=True)
+@click.argument("table", required=False)
 @click.argument("query", required=False)
+@click.option("--where", "wheres", multiple=True, metavar="COLUMN=VALUE",
+              help="Keep rows whose COLUMN equals VALUE (case-insensitive; numbers compare as "
+                   "numbers; an empty VALUE matches empty cells); may be given more than once.")
+@click.option("--sort", "sort", metavar="COLUMN",
+              help="Sort the rows by COLUMN (empty cells last); -COLUMN sorts descending.")
+@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def catalog(table: str | None, query: str | None, fmt: str) -> None:
-    """List catalog rows of TABLE, those matching QUERY (a case-insensitive substring)."""
-    from pricing.catalog import load_catalog
-
-    cat = load_catalog()
-    if table is None:
-        for name in CATALOG_TABLES:
-            click.echo(f"{name:<12} {len(cat.rows(name)):>5} rows   planner catalog {name}")
+@_catalog_option
+def catalog_list(table: str | None, query: str | None, wheres: tuple[str, ...],
+                 sort: str | None, date, fmt: str, catalogs: tuple[str, ...]) -> None:
+    """List the rows of TABLE that contain QUERY."""
+    name = _catalog_table(table) if table is not None else None
+    filters = [_catalog_where(text) for text in wheres]
+    if name is None and (filters or sort):
+        raise click.UsageError("--where and --sort need a TABLE")
+    cat = _catalog_load(catalogs)
+    if name is None:
+        _print_catalog_summary(cat, fmt)
         return
-    rows = cat.rows(table)
+    rows = cat.rows(name)
     if query:
         needle = query.lower()
         rows = [r for r in rows if any(needle in str(v).lower() for v in r.values()
                                        if v is not None)]
+    rows = _catalog_aged(rows, date.date() if date else _report_date())
+    columns = list(rows[0]) if rows else _catalog_columns(name)
+    for column, value in filters:
+        _catalog_check_column(column, columns, "--where")
+        rows = [r for r in rows if _catalog_matches(r.get(column), value)]
+    if sort:
+        column = sort.removeprefix("-")
+        _catalog_check_column(column, columns, "--sort")
+        rows = _catalog_sorted(rows, column, descending=sort.startswith("-"))
     if fmt == "json":
         import json
 
@@ -144,12 +204,228 @@ def catalog(table: str | None, query: str | None, fmt: str) -> None:
     elif fmt == "csv":
         import csv
 
-        if rows:
-            writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
     else:
-        _print_catalog_table(table, rows)
+        _print_catalog_table(name, rows)
+
+
+def _catalog_table(table: str) -> str:
+    """The catalog table TABLE names (``gpu``, ``free_tiers`` ... are accepted); exit 2 if none."""
+    import difflib
+
+    from pricing.catalog import TABLES
+
+    key = table.strip().lower().replace("_", "-")
+    for name in (key, key + "s"):
+        if name in TABLES:
+            return name
+    near = difflib.get_close_matches(key, list(TABLES), n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise click.BadParameter(f"{table!r} is not a catalog table{hint}; the tables are "
+                             f"{', '.join(TABLES)}", param_hint="TABLE")
+
+
+def _catalog_where(text: str) -> tuple[str, str]:
+    column, sep, value = text.partition("=")
+    if not sep or not column.strip():
+        raise click.BadParameter(f"expected COLUMN=VALUE, got {text!r}", param_hint="--where")
+    return column.strip().lower(), value.strip()
+
+
+def _catalog_load(files: tuple[str, ...]):
+    """The built-in catalog merged with ``files``; a file that cannot be used exits 1."""
+    from planner.errors import Problem, UserError
+    from pricing.catalog import CatalogFileError, load_catalog
+
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        _fail(UserError([Problem("catalog file not found", file=f) for f in missing]))
+    try:
+        return load_catalog(files)
+    except CatalogFileError as err:
+        _fail(UserError([Problem(message, file=err.file, line=line)
+                         for line, message in err.problems]))
+
+
+def _catalog_columns(table: str) -> list[str]:
+    from pricing.catalog import TABLES
+
+    columns = [c.name for c in TABLES[table]]
+    if "as_of" in columns:
+        columns.insert(columns.index("as_of") + 1, "age_days")
+    return columns
+
+
+def _catalog_aged(rows: list[dict], day: _dt.date) -> list[dict]:
+    """``rows`` with ``age_days`` (days from ``as_of`` to ``day``) right after ``as_of``."""
+    from pricing.catalog import parse_as_of
+
+    aged = []
+    for row in rows:
+        out = {}
+        for key, value in row.items():
+            out[key] = value
+            if key == "as_of":
+                out["age_days"] = (day - parse_as_of(value)).days if value else None
+        aged.append(out)
+    return aged
+
+
+def _catalog_check_column(column: str, columns: list[str], option: str) -> None:
+    import difflib
+
+    if column not in columns:
+        near = difflib.get_close_matches(column, columns, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise click.BadParameter(f"no column {column!r}{hint}", param_hint=option)
+
+
+def _catalog_matches(value, wanted: str) -> bool:
+    """Whether a cell equals ``wanted``: numbers as numbers, text case-insensitively."""
+    if value is None or value == "":
+        return wanted == ""
+    if isinstance(value, bool):
+        return wanted.lower() == str(value).lower()
+    if isinstance(value, (int, float)):
+        try:
+            return float(wanted) == float(value)
+        except ValueError:
+            return False
+    return str(value).strip().lower() == wanted.lower()
+
+
+def _catalog_sorted(rows: list[dict], column: str, descending: bool) -> list[dict]:
+    """Rows by ``column``: numbers before text, empty cells last in either direction."""
+    def key(row: dict):
+        value = row[column]
+        if isinstance(value, (int, float)):
+            return (0, float(value), "")
+        return (1, 0.0, str(value).lower())
+
+    present = [r for r in rows if r.get(column) not in (None, "")]
+    empty = [r for r in rows if r.get(column) in (None, "")]
+    return sorted(present, key=key, reverse=descending) + empty
+
+
+def _print_catalog_summary(cat, fmt: str) -> None:
+    from pricing.catalog import TABLES
+
+    counts = [{"table": name, "rows": len(cat.rows(name))} for name in TABLES]
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(counts, indent=2))
+    elif fmt == "csv":
+        click.echo("table,rows")
+        for entry in counts:
+            click.echo(f"{entry['table']},{entry['rows']}")
+    else:
+        for entry in counts:
+            name = entry["table"]
+            click.echo(f"{name:<12} {entry['rows']:>5} rows   planner catalog {name}")
+
+
+@catalog.command("import")
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", metavar="OUT.csv",
+              help="Catalog file to write (default: clouds-PROVIDER.csv in the current folder); "
+                   "'-' writes to standard output.")
+@click.option("--layout", type=click.Choice(["skypilot", "csv"]),
+              help="Layout of SOURCE (default: recognised from its header).")
+@click.option("--provider", metavar="NAME",
+              help="Provider of the rows (lowercase). SkyPilot layout: default the folder the "
+                   "file is in when that is a SkyPilot cloud (catalogs/v7/aws/vms.csv: aws).")
+@click.option("--currency", metavar="CODE",
+              help="Currency of rows without one (SkyPilot layout: USD).")
+@click.option("--as-of", "as_of", metavar="DATE",
+              help="Date of the prices, YYYY-MM-DD or YYYY-MM, for rows without one; required "
+                   "for the SkyPilot layout, whose files carry no date.")
+@click.option("--source", "source_url", metavar="URL",
+              help="Original public source of rows without one (SkyPilot layout: the "
+                   "skypilot-catalog repository).")
+@click.option("--map", "mapping", multiple=True, metavar="NAME=GPU",
+              help="Map accelerator NAME to the catalog GPU id GPU; may be given more than once.")
+@click.option("--skip-unknown", is_flag=True,
+              help="Leave out rows whose accelerator has no GPU id instead of failing.")
+@_catalog_option
+def catalog_import(source: str, output: str | None, layout: str | None, provider: str | None,
+                   currency: str | None, as_of: str | None, source_url: str | None,
+                   mapping: tuple[str, ...], skip_unknown: bool,
+                   catalogs: tuple[str, ...]) -> None:
+    """Turn SOURCE, a SkyPilot catalog file (vms.csv) or a CSV of your own, into a catalog file
+    of the clouds table, for --catalog or a usage file's catalogs: list.
+
+    SkyPilot's availability zones fold into their region at the cheapest zone's price; CPU-only
+    rows, fractional GPUs and regions without an on-demand price are left out. Accelerator
+    names become catalog GPU ids (T4 -> t4, A100-80GB -> a100-80gb, ...); an accelerator
+    without one is an error unless --map or --skip-unknown says what to do. The file is written
+    completely or not at all.
+    """
+    from planner.errors import Problem, UserError
+    from pricing import importer
+    from pricing.catalog import CatalogFileError, load_catalog, parse_as_of
+
+    maps = {}
+    for text in mapping:
+        name, sep, gpu = text.partition("=")
+        if not sep or not name.strip() or not gpu.strip():
+            raise click.BadParameter(f"expected NAME=GPU, got {text!r}", param_hint="--map")
+        maps[name.strip()] = gpu.strip()
+    if as_of is not None:
+        try:
+            parse_as_of(as_of)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--as-of") from None
+    try:
+        text = Path(source).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        _fail(UserError.single(f"cannot read the file: {getattr(err, 'strerror', None) or err}",
+                               file=source))
+    layout = layout or importer.detect_layout(text)
+    if provider is None and layout == "skypilot":
+        provider = importer.skypilot_provider(source)
+        if provider is None:
+            raise click.UsageError("give --provider: the SkyPilot file's folder names no cloud")
+    if layout == "skypilot" and as_of is None:
+        raise click.UsageError("give --as-of: SkyPilot catalog files carry no date (use the date "
+                               "of the snapshot, for instance its commit date)")
+    cat = _catalog_load(catalogs)
+    try:
+        result = importer.read_price_list(
+            text, source, gpus={r["id"]: r for r in cat.rows("gpus")}, layout=layout,
+            provider=provider.strip().lower() if provider else None, currency=currency,
+            as_of=as_of, source=source_url, mapping=maps, skip_unknown=skip_unknown)
+    except CatalogFileError as err:
+        problems = [Problem(message, file=err.file, line=line) for line, message in err.problems]
+        if any(p.message.startswith("unknown accelerator") for p in problems):
+            problems.append(Problem("map an accelerator with --map NAME=GPU, or leave its rows "
+                                    "out with --skip-unknown", file=err.file))
+        _fail(UserError(problems))
+    skipped = ", ".join(f"{reason} ({n})" for reason, n in result.skipped.items())
+    if not result.rows:
+        _fail(UserError.single("no GPU rows to import" + (f" (left out: {skipped})"
+                                                           if skipped else ""), file=source))
+    rows = importer.complete(result.rows, cat)
+    csv_text = importer.to_csv(rows)
+    providers = sorted({r["provider"] for r in rows})
+    target = output or f"clouds-{providers[0] if len(providers) == 1 else 'imported'}.csv"
+    types = len({r["id"] for r in rows})
+    summary = (f"{len(rows)} row{'s' * (len(rows) != 1)}, {types} instance type{'s' * (types != 1)}"
+               + (f"; left out: {skipped}" if skipped else ""))
+    if target == "-":
+        sys.stdout.write(csv_text)
+        click.echo(summary, err=True)
+        return
+    if Path(target).resolve() == Path(source).resolve():
+        raise click.UsageError("the output would overwrite SOURCE: give another -o")
+    try:
+        importer.write_catalog(target, csv_text,
+                               check=lambda path: load_catalog([*catalogs, path]))
+    except OSError as err:
+        _fail(UserError.single(f"cannot write {target}: {err.strerror or err}"))
+    click.echo(f"wrote {target}: {summary}")
 
 
 _TABLE_COLUMNS = {
@@ -159,6 +435,9 @@ _TABLE_COLUMNS = {
                "reserved_1y_price_per_hour", "currency", "as_of", "source"),
     "free-tiers": ("id", "gpu", "gpus", "session_hours", "weekly_quota_hours",
                    "daily_quota_hours", "fee_per_month", "as_of", "source"),
+    "regions": ("id", "electricity_household_per_kwh", "electricity_business_per_kwh",
+                "carbon_kg_per_kwh", "currency", "as_of", "source"),
+    "site-kinds": ("id", "pue", "as_of", "source"),
 }
 
 
@@ -167,12 +446,45 @@ def _print_catalog_table(table: str, rows: list[dict]) -> None:
     from rich.table import Table
 
     out = Table(title=f"{table} ({len(rows)} rows)")
-    columns = [c for c in _TABLE_COLUMNS[table] if not rows or c in rows[0]]
-    for column in columns:
-        out.add_column(column, overflow="fold")
-    for row in rows:
-        out.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
+    wanted = list(_TABLE_COLUMNS.get(table) or _catalog_brief_columns(table))
+    if "as_of" in wanted and "age_days" not in wanted:
+        wanted.insert(wanted.index("as_of") + 1, "age_days")
+    columns = [c for c in wanted if not rows or c in rows[0]]
+    cells = [[_cell(c, row.get(c)) for c in columns] for row in rows]
+    for i, column in enumerate(columns):
+        # Ids, numbers and dates keep their width; a source is cut with "…" (--format json or
+        # csv gives it whole); names fold.
+        widest = max((len(line[i]) for line in cells), default=0)
+        if column == "source":
+            out.add_column(column, overflow="ellipsis", no_wrap=True, max_width=24)
+        elif column == "name":
+            out.add_column(column, overflow="fold", max_width=30)
+        else:
+            out.add_column(column, overflow="fold", min_width=min(widest, 28))
+    for line in cells:
+        out.add_row(*line)
     Console().print(out)
+
+
+def _cell(column: str, value) -> str:
+    """A catalog value as the table view shows it: the source's first site, numbers plain."""
+    if value is None:
+        return ""
+    if column == "source":
+        first = str(value).split("; ")[0]
+        return first.split("://", 1)[-1]
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _catalog_brief_columns(table: str) -> list[str]:
+    """Columns shown for a table without an entry in _TABLE_COLUMNS: a few, then provenance."""
+    from pricing.catalog import TABLES
+
+    provenance = ("currency", "as_of", "source", "notes")
+    names = [c.name for c in TABLES[table] if c.name not in provenance]
+    return names[:6] + [c for c in ("as_of", "source") if c in {c.name for c in TABLES[table]}]
 
 
 @main.command()
