@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-__all__ = ["load", "report", "Plan", "Result", "UserError"]
+__all__ = ["load", "report", "diff", "Plan", "Result", "UserError"]
 
 
 def __getattr__(name):
@@ -28,4 +28,8 @@ def __getattr__(name):
         from planner.report import write_report
 
         return write_report
+    if name == "diff":
+        import planner.diff as module  # a callable module: planner.diff(old, new)
+
+        return module
     raise AttributeError(f"module 'planner' has no attribute {name!r}")

@@ -120,7 +120,9 @@ def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array
         crossings, limit = _chain_limits(model, name, growth_max)
         bound = np.minimum(bound, limit)
         for cumulative in crossings:
-            levels.append(cumulative / growth)
+            # A month without work (growth −1) crosses nothing: inf, beyond the bound below.
+            with np.errstate(divide="ignore", invalid="ignore"):
+                levels.append(cumulative / growth)
     if any(getattr(model.cards[n], "pricing", "").startswith("reserved")
            for n in chain(model, own) + chain(model, other)):
         levels.append(bound * np.linspace(0, 1, RESERVED_SUBDIVISIONS + 1)[None, 1:-1])
@@ -174,14 +176,14 @@ def break_even_level(model: Model, own: str, other: str) -> Array:
     delta, tol = _delta(model, own, other, np.concatenate([breaks, inner], axis=1))
     at_break, tol_b = delta[:, :k], tol[:, :k]
     du, dv = delta[:, k:2 * k - 1], delta[:, 2 * k - 1:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        slope = (dv - du) / (width / 3)
     # A piece too narrow to hold two distinct interior points (equal breakpoints, or a width
-    # below float resolution) adds nothing to the walk.
+    # below float resolution) adds nothing to the walk; its slope (0/0) is never used.
     u, v = inner[:, :k - 1], inner[:, k - 1:]
     wide = (u > lo) & (v > u) & (hi > v)
-    left = np.where(wide, du - slope * width / 3, at_break[:, :-1])
-    right = np.where(wide, dv + slope * width / 3, at_break[:, :-1])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope = (dv - du) / (width / 3)
+        left = np.where(wide, du - slope * width / 3, at_break[:, :-1])
+        right = np.where(wide, dv + slope * width / 3, at_break[:, :-1])
     # The walk along the level axis: value at each breakpoint, then the open piece after it.
     xs = np.empty((rows, 3 * k - 2))
     vs = np.empty_like(xs)

@@ -1,4 +1,4 @@
-"""The command line (SPEC §3): report, validate, catalog, schema.
+"""The command line (SPEC §3): report, validate, diff, catalog, schema.
 
 Exit status: 0 success; 1 a problem with the user's input or files (printed without a
 traceback); 2 wrong command-line usage (click's own). A bug keeps its traceback. Heavy
@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 
 SUFFIX_FORMATS = {".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json",
-                  ".csv": "csv", ".md": "md"}
-FORMATS = ("pdf", "html", "json", "csv", "md")
+                  ".csv": "csv", ".md": "md", ".xlsx": "xlsx", ".zip": "zip"}
+FORMATS = ("pdf", "html", "json", "csv", "md", "xlsx", "zip")
 
 
 def _fail(err) -> None:
@@ -72,30 +72,50 @@ def _output_format(usage: str, output: str | None, fmt: str | None) -> tuple[str
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format.")
 @click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
               help="Date printed in the report (default: SOURCE_DATE_EPOCH, else today).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper size of the PDF (and of the HTML when printed).")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the PDF and HTML report; zh needs a font with Chinese glyphs "
+                   "(fc-list :lang=zh), else the report is English and a warning says so.")
 @_catalog_option
-def report(usage: str, output: str | None, fmt: str | None, date, catalogs) -> None:
+def report(usage: str, output: str | None, fmt: str | None, date, paper: str, lang: str,
+           catalogs) -> None:
     """Evaluate USAGE and write the report."""
+    import warnings
+
     target, fmt = _output_format(usage, output, fmt)
     plan = _load(usage, catalogs)
     from planner.errors import UserError
-    from planner.report import render, summary_table, write_report
+    from planner.report import LanguageFallbackWarning, render, summary_table, write_report
 
     day = date.date() if date else _report_date()
-    try:
-        result = plan.evaluate()
-        if target == "-":
-            sys.stdout.buffer.write(render(result, fmt, date=day))
-            sys.stdout.flush()
-            return
-        written = write_report(result, target, fmt, date=day)
-    except UserError as err:
-        _fail(err)
-    except OSError as err:
-        _fail(UserError.single(f"cannot write {target}: {err.strerror or err}"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LanguageFallbackWarning)
+        try:
+            result = plan.evaluate()
+            if target == "-":
+                content = render(result, fmt, date=day, paper=paper, lang=lang)
+            else:
+                written = write_report(result, target, fmt, date=day, paper=paper, lang=lang)
+        except UserError as err:
+            _fail(err)
+        except OSError as err:
+            _fail(UserError.single(f"cannot write {target}: {err.strerror or err}"))
+    fallback = [w for w in caught if issubclass(w.category, LanguageFallbackWarning)]
+    for warning in fallback:
+        click.secho(f"warning: {warning.message}", fg="yellow", err=True)
+    for warning in caught:
+        if warning not in fallback:
+            warnings.showwarning(warning.message, warning.category, warning.filename,
+                                 warning.lineno)
+    if target == "-":
+        sys.stdout.buffer.write(content)
+        sys.stdout.flush()
+        return
     from rich.console import Console
 
     console = Console()
-    console.print(summary_table(result))
+    console.print(summary_table(result, "en" if fallback else lang))
     console.print(f"wrote {written}")
 
 
@@ -115,6 +135,70 @@ def validate(usage: str, catalogs) -> None:
     """Check USAGE and print every problem (exit 1 if any)."""
     _load(usage, catalogs)
     click.echo(f"{usage}: ok")
+
+
+@main.command()
+@click.argument("old", type=click.Path(dir_okay=False))
+@click.argument("new", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", help="Also write the difference to this file (.md or .json); "
+                                     "'-' writes it to standard output.")
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]),
+              help="Format of the file (default: from -o's suffix; JSON on standard output).")
+@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
+              help="Date printed in the file (default: SOURCE_DATE_EPOCH, else today).")
+@_catalog_option
+def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs) -> None:
+    """What changed from OLD to NEW (two usage files) and how the decision moved.
+
+    Prints the input values that differ (by dotted key path, defaults filled in), the options
+    added or removed, the cheapest option, each option's total cost and present value, and the
+    break-even months before and after. With -o, also writes them as Markdown or JSON.
+    """
+    if output is not None and output != "-" and fmt is None:
+        suffix = Path(output).suffix.lower()
+        if suffix not in (".md", ".json"):
+            raise click.UsageError(f"cannot tell the format from {output!r}: use a suffix of "
+                                   ".json, .md or --format")
+        fmt = suffix[1:]
+    from planner.diff import compare, print_summary, render, write_diff
+    from planner.errors import UserError
+    from planner.plan import load
+
+    plans, problems = [], []
+    for path in (old, new):
+        try:
+            plans.append(load(path, catalogs))
+        except UserError as err:
+            problems += err.problems
+    if problems:
+        _fail(UserError(problems))
+    results = []
+    for plan in plans:
+        try:
+            results.append(plan.evaluate())
+        except UserError as err:
+            problems += err.problems
+    if problems:
+        _fail(UserError(problems))
+    change = compare(results[0], results[1], old_name=Path(old).name, new_name=Path(new).name,
+                     old_usage=plans[0].usage, new_usage=plans[1].usage)
+    day = date.date() if date else _report_date()
+    if output == "-":
+        sys.stdout.buffer.write(render(change, fmt or "json", date=day))
+        sys.stdout.flush()
+        return
+    written = None
+    if output is not None:
+        try:
+            written = write_diff(change, output, fmt, date=day)
+        except OSError as err:
+            _fail(UserError.single(f"cannot write {output}: {err.strerror or err}"))
+    from rich.console import Console
+
+    console = Console()
+    print_summary(change, console)
+    if written is not None:
+        console.print(f"wrote {written}")
 
 
 _LIST = "list"

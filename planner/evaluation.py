@@ -38,6 +38,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
     model = plan.model
     resolved = plan.resolved
     options = [_option_row(plan, o) for o in figures.options]
+    _check_finite(plan, options)
     pairs = [
         {"own": p.own, "versus": p.versus, "months": _num(p.months[0]),
          "system_hours": _num(p.system_hours[0]), "gpu_hours_per_month": _num(
@@ -71,6 +72,28 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
         breakdown=_breakdown(figures),
     )
+
+
+def _check_finite(plan, options: list[dict[str, Any]]) -> None:
+    """A feasible option whose costs overflowed (inputs near 1e308, or growth compounded past
+    the float range) is refused as a user error at that option, never shown as null costs."""
+    from planner.errors import UserError
+
+    problems = []
+    names = [o.get("name") for o in plan.usage["options"]]
+    for row in options:
+        if not row["feasible"]:
+            continue
+        figures = [row["total_cost"], row["present_value"], row["residual_value"],
+                   *(row["monthly_cost"] or [])]
+        if any(value is None for value in figures):
+            index = names.index(row["name"])
+            problems.append(plan.document.problem(
+                f"options[{index}]",
+                "the costs of this option are too large to compute (beyond 10^308): check "
+                "its prices, the demand and its growth for values far out of range"))
+    if problems:
+        raise UserError(problems)
 
 
 def _breakdown(figures: Figures) -> pd.DataFrame:

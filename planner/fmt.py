@@ -4,24 +4,38 @@ Every report, table and message formats money, durations and quantities through 
 functions, so a figure reads the same everywhere. Missing figures (``None`` or NaN) read as an
 em dash, never as a silent zero; :func:`months` reads a missing break-even as "never".
 
->>> money(12345.4, "USD"), money(1234.5, "EUR", decimals=2), money(1234, "CNY")
-('$12,345', '€1,234.50', 'CNY 1,234')
+Money is formatted by Babel with the currency's own symbol and the locale's pattern: the
+report's language (:mod:`planner.report.i18n`, English unless a report is being written in
+another) picks the locale, so ``CNY`` reads "CN¥" in English and "¥" in Chinese, and ``USD``
+reads "$" in English and "US$" in Chinese. A symbol that ends in a letter is kept apart from
+the digits by a no-break space ("CHF 1,234.50"), as CLDR's currency spacing says.
+
+>>> money(12345.4, "USD"), money(1234.5, "EUR", decimals=2), money(1234, "JPY")
+('$12,345', '€1,234.50', '¥1,234')
 >>> money_rate(2.14, "USD", "h"), months(14.23), months(None), percent(0.055)
 ('$2.14/h', '14.2 months', 'never', '5.5%')
 """
 
 from __future__ import annotations
 
+import copy
+import decimal
+import functools
 import math
+import re
+import sys
 from numbers import Real
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.numbers import NumberPattern
 
 MISSING = "—"
+#: An infinite amount is written as the largest float (no report should print "inf").
+_LARGEST = sys.float_info.max
 
-#: Currencies written with a symbol; any other code is written before the number ("CNY 1,234").
-#: The yuan is left out on purpose: "¥" alone would read as yen.
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩"}
-#: Currencies without minor units: never shown with decimals.
-ZERO_DECIMAL = {"JPY", "KRW"}
+# A symbol ending in a letter ("CHF", "CN¥" does not) is followed by a no-break space.
+_SPACING = re.compile(r"(?<=[^\W\d_])(?=\d)")
 
 
 def is_missing(x: object) -> bool:
@@ -29,11 +43,45 @@ def is_missing(x: object) -> bool:
     return x is None or (isinstance(x, Real) and math.isnan(x))
 
 
+def _locale() -> str:
+    from planner.report import i18n
+
+    return i18n.locale()
+
+
+def _text(key: str, **values: object) -> str:
+    from planner.report import i18n
+
+    return i18n.t(key, **values)
+
+
 def _grouped(x: float, decimals: int) -> str:
+    if math.isinf(x):
+        return "-∞" if x < 0 else "∞"
     text = f"{abs(x):,.{decimals}f}"
     # "-0" after rounding is zero, not a negative amount.
     negative = x < 0 and any(c not in "0.," for c in text)
     return ("-" if negative else "") + text
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(locale: str, decimals: int) -> tuple[NumberPattern, object]:
+    """The locale's currency pattern with exactly ``decimals`` decimals, and the locale."""
+    from babel import Locale
+    from babel.numbers import parse_pattern
+
+    parsed = Locale.parse(locale)
+    pattern = copy.copy(parse_pattern(parsed.currency_formats["standard"].pattern))
+    pattern.frac_prec = (decimals, decimals)
+    return pattern, parsed
+
+
+@functools.lru_cache(maxsize=64)
+def currency_decimals(currency: str) -> int:
+    """The minor units of ``currency``: 2 for USD and EUR, 0 for JPY and KRW."""
+    from babel.numbers import get_currency_precision
+
+    return get_currency_precision(currency)  # an unknown code: Babel's default, 2
 
 
 def _default_decimals(amount: float) -> int:
@@ -41,24 +89,50 @@ def _default_decimals(amount: float) -> int:
 
 
 def money(amount: float | None, currency: str, *, decimals: int | None = None) -> str:
-    """``amount`` [currency] as text: "$12,345", "€1,234.50", "CNY 1,234", "-$500".
+    """``amount`` [currency] as text: "$12,345", "€1,234.50", "CN¥1,234", "-$500".
 
     ``decimals=None`` shows cents below 100 units and whole units from 100 up. Pass
-    ``decimals`` to align a column. Currencies without minor units (yen, won) never show any.
+    ``decimals`` to align a column. Currencies without minor units (yen, won) never show any,
+    and no currency shows more than its minor units unless ``decimals`` asks for them (a price
+    per kWh).
     """
     if is_missing(amount):
         return MISSING
     amount = float(amount)  # type: ignore[arg-type]
-    if currency in ZERO_DECIMAL:
+    if currency_decimals(currency) == 0:
         decimals = 0
     elif decimals is None:
         decimals = _default_decimals(amount)
-    digits = _grouped(amount, decimals)
-    sign, digits = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
-    symbol = SYMBOLS.get(currency)
-    if symbol is None:
-        return f"{sign}{currency} {digits}"
-    return f"{sign}{symbol}{digits}"
+    pattern, locale = _pattern(_locale(), decimals)
+    if not math.isfinite(amount):
+        amount = math.copysign(_LARGEST, amount)
+    # Babel rounds in the current decimal context; its default 28 digits would fail on
+    # amounts from 10^26 up, and a float has up to 309 digits before the point.
+    with decimal.localcontext() as context:
+        context.prec = 400
+        text = pattern.apply(abs(amount), locale, currency=currency, currency_digits=False)
+        # A negative amount that rounds to zero is zero, not "-$0".
+        if amount < 0 and any(c in "123456789" for c in text):
+            text = pattern.apply(amount, locale, currency=currency, currency_digits=False)
+    return _SPACING.sub("\u00a0", text)
+
+
+def price(amount: float | None, currency: str) -> str:
+    """A price per unit with the digits to redo a product by hand: "$0.16", "$3.6734",
+    "$24,750", "$7,631.94" (up to four decimals below 100 units, cents from 100 up)."""
+    if is_missing(amount):
+        return MISSING
+    amount = float(amount)  # type: ignore[arg-type]
+    if currency_decimals(currency) == 0 and abs(amount) >= 100:
+        return money(amount, currency)
+    if abs(amount) >= 100:
+        whole = math.isclose(amount, round(amount), abs_tol=5e-3)
+        return money(amount, currency, decimals=0 if whole else 2)
+    decimals = 4
+    while decimals > 2 and math.isclose(round(amount, decimals), round(amount, decimals - 1),
+                                        abs_tol=1e-12):
+        decimals -= 1
+    return money(amount, currency, decimals=decimals)
 
 
 def money_rate(amount: float | None, currency: str, unit: str, *,
@@ -104,15 +178,16 @@ def hours(x: float | None, decimals: int = 0) -> str:
     if is_missing(x):
         return MISSING
     text = number(x, decimals)
-    return f"{text} hour" if text == "1" else f"{text} hours"
+    return _text("unit.hour" if text == "1" else "unit.hours", n=text)
 
 
 def months(x: float | None, decimals: int = 1) -> str:
     """A duration in months, "14.2 months"; a missing one (no break-even) is "never"."""
     if is_missing(x):
-        return "never"
+        return _text("unit.never")
     text = number(x, decimals)
-    return f"{text} month" if float(text.replace(",", "")) == 1 else f"{text} months"
+    one = float(text.replace(",", "")) == 1
+    return _text("unit.month" if one else "unit.months", n=text)
 
 
 def percent(x: float | None, decimals: int | None = None) -> str:
@@ -123,6 +198,8 @@ def percent(x: float | None, decimals: int | None = None) -> str:
     if is_missing(x):
         return MISSING
     value = float(x) * 100  # type: ignore[arg-type]
+    if not math.isfinite(value):
+        return f"{_grouped(value, 0)}%"
     if decimals is None:
         decimals = 0 if math.isclose(value, round(value), abs_tol=1e-9) else 1
     return f"{number(value, decimals)}%"

@@ -21,7 +21,8 @@ import numpy as np
 
 from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
 from planner.breakeven import _first_crossing
-from planner.tco import chain, discount, free_tier_capacity, rented_instance_hours
+from planner.tco import (chain, discount, free_tier_capacity, growth_factors,
+                         rented_instance_hours)
 
 
 @dataclass
@@ -91,7 +92,7 @@ def chain_line(model: Model, name: str) -> ChainLine:
 def month_growth(model: Model) -> Array:
     """g_m = (1 + growth)^((m − 1)/12) for months 1..T, (S, T)."""
     months = np.arange(1, model.calendar.horizon_months + 1)
-    return np.power(1.0 + model.demand.growth_per_year, (months - 1) / 12.0)
+    return growth_factors(model.demand.growth_per_year, months)
 
 
 def variable_pv(model: Model, line: ChainLine, level: Array, disc: Array) -> Array:

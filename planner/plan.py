@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
+
+import numpy as np
 
 from planner.errors import Problem, UserError
 from planner.figures import Figures, compute
@@ -93,11 +96,29 @@ class Plan:
         if not 0 < sensitivity_range < 1:
             raise UserError([Problem(f"the sensitivity range must lie between 0 and 1 "
                                      f"(exclusive), got {sensitivity_range}")])
-        figures = compute(self.model)
-        return build_result(self, figures, sensitivity_range)
+        with _overflow_is_a_user_error(self):
+            figures = compute(self.model)
+            return build_result(self, figures, sensitivity_range)
 
     def figures(self, *, break_even: bool = True) -> Figures:
-        return compute(self.model, break_even=break_even)
+        with _overflow_is_a_user_error(self):
+            return compute(self.model, break_even=break_even)
+
+    def overflow_problems(self) -> list[Problem]:
+        """Where the figures leave the float range (inputs near 1e308, a growth compounded
+        over a century): the options whose cash flows are not finite, else the whole file."""
+        from planner.tco import evaluate as option_flows
+
+        with np.errstate(all="ignore"):
+            flows = option_flows(self.model)
+            bad = [name for name, f in flows.items()
+                   if not (np.isfinite(f.monthly_cost).all()
+                           and np.isfinite(f.residual_value).all())]
+        names = [o["name"] for o in self.usage["options"]]
+        message = ("the costs are too large to compute (beyond 10^308): check the prices, "
+                   "the demand and its growth for values far out of range")
+        problems = [self.document.problem(f"options[{names.index(n)}]", message) for n in bad]
+        return problems or [self.document.problem("", message)]
 
     def sweep(self, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
               chunk_size: int = DEFAULT_CHUNK_SCENARIOS, break_even: bool = True):
@@ -105,6 +126,18 @@ class Plan:
         from planner.sweep import run_sweep
 
         return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even)
+
+
+@contextlib.contextmanager
+def _overflow_is_a_user_error(plan: "Plan"):
+    """Numbers that overflow the float range come from absurd inputs: the computation stops
+    at the first overflow and the plan is refused as a user error, located at the options
+    whose costs overflow; never a warning, an infinity or a NaN in a report."""
+    try:
+        with np.errstate(over="raise"):
+            yield
+    except FloatingPointError:
+        raise UserError(plan.overflow_problems()) from None
 
 
 def load(source: str | os.PathLike | Mapping[str, Any],

@@ -8,8 +8,9 @@ evaluation.
 
 from __future__ import annotations
 
+import itertools
 import numbers
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,12 @@ from planner.usage import load_usage
 STRUCTURAL = {("horizon_months",)}
 #: The largest sweep accepted: beyond it, the output frame alone would not fit in memory.
 MAX_SCENARIOS = 50_000_000
+#: The largest result frame accepted (8 bytes a cell), checked before anything is computed.
+MAX_RESULT_BYTES = 4_000_000_000
+#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 400 MB of
+#: working memory, whatever the horizon and the number of options (16,384 scenarios of four
+#: options over 36 months).
+CHUNK_CELLS = 16_384 * 37 * 4
 
 SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "total_cost",
                  "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
@@ -43,15 +50,13 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     if not axes:
         raise UserError([Problem("a sweep needs at least one axis")])
     names = list(axes)
-    values = [list(axes[name]) for name in names]
+    # Sizes first, values later: a sweep too large is refused before its values are listed.
+    given = [_axis(name, axes[name]) for name in names]
+    sizes = [len(axis) for axis in given]
     problems = [Problem(f"axis {name!r} has no values", path=name)
-                for name, vals in zip(names, values) if not vals]
+                for name, size in zip(names, sizes) if not size]
     if problems:
         raise UserError(problems)
-    paths = [canonical_path(plan.data, name) for name in names]
-    numeric = [all(_is_number(v) for v in vals) and tuple(p) not in STRUCTURAL
-               for p, vals in zip(paths, values)]
-    sizes = [len(v) for v in values]
     if mode == "zip":
         if len(set(sizes)) != 1:
             raise UserError([Problem("a zip sweep needs axes of equal length, got "
@@ -62,6 +67,11 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     if total > MAX_SCENARIOS:
         raise UserError([Problem(f"the sweep has {total:,} scenarios; the limit is "
                                  f"{MAX_SCENARIOS:,} (split it into several sweeps)")])
+    _check_result_size(plan, names, total)
+    values = [list(axis) for axis in given]
+    paths = [canonical_path(plan.data, name) for name in names]
+    numeric = [all(_is_number(v) for v in vals) and tuple(p) not in STRUCTURAL
+               for p, vals in zip(paths, values)]
     index = _axis_indices(sizes, mode, total)
     arrays = [np.asarray(v, dtype=float) if num else None for v, num in zip(values, numeric)]
     _check_finite(names, arrays)
@@ -76,8 +86,12 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
         document = _validated(data, plan, names, numeric, arrays, index, members,
                               label or "with the axes' first values")
         usage = document.usage.model_dump()
-        for start in range(0, members.size, chunk_size):
-            chunk = members[start:start + chunk_size]
+        # Every option's flows are (scenarios × months) arrays: the chunk shrinks as the
+        # horizon and the options grow, so that memory stays bounded.
+        cells = (int(usage["horizon_months"]) + 1) * max(len(usage["options"]), 1)
+        rows = max(1, min(chunk_size, CHUNK_CELLS // cells))
+        for start in range(0, members.size, rows):
+            chunk = members[start:start + rows]
             frames.append(_evaluate_chunk(plan, usage, paths, names, numeric, arrays, values,
                                           index, chunk, break_even))
     frame = pd.concat(frames, ignore_index=True)
@@ -85,6 +99,36 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
         order = np.lexsort((frame["_order"].to_numpy(), frame["scenario"].to_numpy()))
         frame = frame.take(order).reset_index(drop=True)
     return frame.drop(columns="_order")
+
+
+def _axis(name: str, axis: Any) -> Sequence[Any] | range | np.ndarray:
+    """An axis's values as a sized collection (a list, range or array as given; any other
+    iterable is read, up to the scenario limit)."""
+    if isinstance(axis, (str, bytes, Mapping)) or not isinstance(axis, Iterable):
+        raise UserError([Problem(f"an axis is a list of values (or a range or an array), not "
+                                 f"{type(axis).__name__}", path=str(name))])
+    if isinstance(axis, (Sequence, range, np.ndarray)):
+        return axis
+    values = list(itertools.islice(axis, MAX_SCENARIOS + 1))
+    if len(values) > MAX_SCENARIOS:
+        raise UserError([Problem(f"the axis has more than {MAX_SCENARIOS:,} values; the limit "
+                                 f"of a sweep is {MAX_SCENARIOS:,} scenarios", path=str(name))])
+    return values
+
+
+def _check_result_size(plan, names: list[str], total: int) -> None:
+    """Refuse a sweep whose result frame would not fit in memory (one row per scenario and
+    option; a column per field, axis and break-even figure), before anything is computed."""
+    options = plan.usage["options"]
+    owns = any(o.get("own") is not None for o in options)
+    columns = 4 + len(names) + len(SCALAR_FIELDS) + (3 * (len(options) - 1) if owns else 0)
+    rows = total * len(options)
+    size = rows * columns * 8
+    if size > MAX_RESULT_BYTES:
+        raise UserError([Problem(
+            f"the sweep's result would take about {size / 1e9:,.1f} GB ({total:,} scenarios × "
+            f"{len(options)} options, {columns} columns); the limit is "
+            f"{MAX_RESULT_BYTES / 1e9:.0f} GB (split it into several sweeps)")])
 
 
 def _axis_indices(sizes: list[int], mode: str, total: int) -> list[np.ndarray]:
@@ -178,7 +222,11 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
     resolved = resolve(usage, plan.catalog)
     if resolved.issues:
         raise UserError([Problem(i.message, path=i.path) for i in resolved.issues])
-    figures = compute(resolved.model, break_even=break_even)
+    try:
+        with np.errstate(over="raise"):
+            figures = compute(resolved.model, break_even=break_even)
+    except FloatingPointError:
+        raise _overflow_error(resolved.model, names, values, index, chunk) from None
     rows = chunk.size
     n_options = len(figures.options)
     out: dict[str, Any] = {"scenario": np.repeat(chunk, n_options)}
@@ -217,6 +265,27 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
                 out[key] = np.full(rows * n_options, np.nan)
             out[key].reshape(rows, n_options)[:, own_index] = getattr(pair, field)
     return pd.DataFrame(out)
+
+
+def _overflow_error(model, names, values, index, chunk) -> UserError:
+    """The scenarios whose costs leave the float range (absurd values on an axis), as a user
+    error naming the first few of them by their axis values."""
+    from planner.tco import evaluate as option_flows
+
+    with np.errstate(all="ignore"):
+        bad = np.zeros(chunk.size, dtype=bool)
+        for flows in option_flows(model).values():
+            monthly = np.broadcast_to(flows.monthly_cost, (chunk.size, flows.monthly_cost.shape[1]))
+            residual = np.broadcast_to(flows.residual_value, (chunk.size,))
+            bad |= ~np.isfinite(monthly).all(axis=1) | ~np.isfinite(residual)
+    where = np.flatnonzero(bad) if bad.any() else np.arange(min(chunk.size, 1))
+    shown = [", ".join(f"{name} = {vals[idx[chunk[k]]]!r}" for name, vals, idx
+                       in zip(names, values, index)) for k in where[:3]]
+    more = f" and {where.size - 3} more" if where.size > 3 else ""
+    return UserError([Problem(
+        "the costs are too large to compute (beyond 10^308) in the sweep's scenarios "
+        + "; ".join(shown) + more + ": check the axes for values far out of range",
+        path=names[0] if len(names) == 1 else "")])
 
 
 def _field(model, o, field: str, rows: int) -> np.ndarray:

@@ -59,6 +59,13 @@ PRICE_KEY_FOR_PRICING = {
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 NAME_PATTERN = r"^[^.]+$"
 
+#: Limits on the size of a plan (SPEC is silent): beyond them a plan is refused as a user error
+#: at the key's position, before anything is allocated. A horizon of 100 years; 100 options
+#: (every own option is compared with every other one, and the report lists them all).
+MAX_HORIZON_MONTHS = 1200
+MAX_OPTIONS = 100
+MAX_INTEGER = 2**53
+
 _NUMBER_HINT = " (numbers are plain: no quotes, units, percent signs or thousands separators)"
 
 
@@ -87,7 +94,12 @@ def _describe(value: Any) -> str:
 def _format_number(value: float) -> str:
     """``12.0`` -> ``12``; other numbers as Python writes them."""
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        if abs(int(value)) < 10**30:
+            return str(int(value))
+        try:  # a huge whole number: its size, not its hundreds of digits
+            return f"{float(value):.6g}"
+        except OverflowError:
+            return "a whole number of more than 300 digits"
     value = float(value)
     if math.isfinite(value) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
@@ -104,7 +116,10 @@ def _to_number(value: Any) -> float:
         raise PydanticCustomError(
             "number_type", "expected a number, got {got}" + hint, {"got": _describe(value)}
         )
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number beyond the float range (10^400 in YAML)
+        number = math.inf
     if not math.isfinite(number):
         raise PydanticCustomError(
             "number_finite", "expected a finite number, got {got}", {"got": _describe(value)}
@@ -119,12 +134,18 @@ def _to_integer(value: Any) -> int:
             "integer_type", "expected a whole number, got {got}" + hint, {"got": _describe(value)}
         )
     if isinstance(value, numbers.Integral):
-        return int(value)
-    if not (math.isfinite(float(value)) and float(value).is_integer()):
+        number = int(value)
+    elif not (math.isfinite(float(value)) and float(value).is_integer()):
         raise PydanticCustomError(
             "integer_fraction", "expected a whole number, got {got}", {"got": _describe(value)}
         )
-    return int(value)
+    else:
+        number = int(value)
+    if abs(number) > MAX_INTEGER:  # beyond it, whole numbers are not exact in the model's floats
+        raise PydanticCustomError(
+            "integer_size", "expected a whole number of at most 2^53 ({limit}), got {got}",
+            {"got": _describe(value), "limit": MAX_INTEGER})
+    return number
 
 
 # Constraints go before the validator so they land in the JSON Schema as minimum/maximum.
@@ -518,8 +539,10 @@ class Usage(_Map):
         "Units of `currency` that one unit of another currency buys (CNY: 0.14); catalog prices "
         "in other currencies are converted with it; a needed rate that is missing is an error. "
         "[currency per unit]", {})
-    horizon_months: Count = _key(
-        "Planning horizon T: purchases in month 0, then months 1..T. [months]", 36)
+    horizon_months: Annotated[int, Field(ge=1, le=MAX_HORIZON_MONTHS),
+                              BeforeValidator(_to_integer)] = _key(
+        f"Planning horizon T: purchases in month 0, then months 1..T; at most "
+        f"{MAX_HORIZON_MONTHS} (100 years). [months]", 36)
     hours_per_month: Positive = _key(
         "Calendar convention: 730 = 8760/12, 720 = 30-day months. [hours]", 730.0)
     discount_rate: NonNegative = _key(
@@ -530,7 +553,8 @@ class Usage(_Map):
         default_factory=Site, description="Where owned hardware runs.",
         json_schema_extra={"default": {}})
     options: list[OptionEntry] = Field(
-        min_length=1, description="The ways of getting GPU time to weigh.")
+        min_length=1, max_length=MAX_OPTIONS,
+        description=f"The ways of getting GPU time to weigh (at most {MAX_OPTIONS}).")
     catalogs: list[Text] = _key(
         "Extra catalog files merged over the built-in catalog (paths relative to the usage "
         "file).", [])
@@ -836,6 +860,11 @@ def _error_issues(error: Mapping[str, Any]) -> list[Issue]:
         return [Issue(path, f"expected a map, got {_describe(value)}")]
     if kind_of_error == "list_type":
         return [Issue(path, f"expected a list, got {_describe(value)}")]
+    if kind_of_error == "too_long":
+        count = len(value) if isinstance(value, (list, tuple)) else error["ctx"].get("actual_length")
+        what = "options" if path == "options" else "entries"
+        return [Issue(path, f"at most {error['ctx']['max_length']} {what} are allowed, got "
+                            f"{count}")]
     if kind_of_error == "too_short":
         return [Issue(path, f"needs at least {error['ctx']['min_length']} entry")]
     if kind_of_error in ("string_type", "id_or_map"):

@@ -6,6 +6,7 @@ import csv
 import datetime
 import importlib.util
 import io
+import itertools
 import json
 import math
 import os
@@ -81,6 +82,8 @@ def test_every_format_renders(result, fmt_name):
     assert isinstance(output, bytes) and output
     if fmt_name == "pdf":
         assert output.startswith(b"%PDF-")
+    elif fmt_name in ("xlsx", "zip"):
+        assert output.startswith(b"PK\x03\x04")
     else:
         assert output.decode("utf-8").endswith("\n")
 
@@ -122,7 +125,7 @@ def test_markdown_has_the_answer_and_tables(result):
     assert content.recommendation(result) in text
     for heading in ("## Options compared", "## When buying pays off", "## Assumptions"):
         assert heading in text
-    assert "| kaggle | free tier | p100 | no: its GPU (p100, 16 GB)" in text
+    assert "| kaggle | free tier | p100 | no: its GPU (p100, 16 GB)" in _squash(text)
     assert "$21,100" in text
 
 
@@ -160,7 +163,8 @@ def test_nothing_feasible_still_renders():
     odd = _nothing_feasible()
     page = render(odd, "html", date=DATE).decode("utf-8")
     assert "<svg" not in page
-    assert page.count("its GPU has too little memory") == 4
+    # Four times in the options table, once more in the free tiers' table (kaggle).
+    assert page.count("its GPU has too little memory") == 5
     assert render(odd, "md", date=DATE).decode("utf-8").count("no: its GPU") == 4
 
 
@@ -192,7 +196,8 @@ def test_html_date_is_pinned(result, html):
 
 
 def test_html_stands_alone(html):
-    assert html.count('<svg class="chart"') == 3
+    # ranking, cumulative, usage, breakdown, sensitivity (the fixture's free tier serves nothing)
+    assert html.count('<svg class="chart chart-') == 5
     assert "<style>" in html and "@page" in html
     assert not re.search(r"<(img|link|script|iframe|object)\b", html)
     assert "url(http" not in html and "@import" not in html
@@ -239,7 +244,10 @@ def test_stale_prices_are_warned_about(result):
 
 
 def test_pdf_text_has_the_answer_and_figures(result, pdf_text):
-    assert _squash(content.recommendation(result)) in pdf_text
+    assert _squash(content.decision(result)) in pdf_text
+    assert _squash(content.break_even_sentence(result)) in pdf_text
+    for figure in content.key_figures(result):
+        assert figure["value"] in pdf_text
     for row in result.data["options"]:
         assert row["name"] in pdf_text
         if row["total_cost"] is not None:
@@ -251,7 +259,7 @@ def test_pdf_text_has_the_answer_and_figures(result, pdf_text):
 def test_pdf_pages(pdf, pdf_text):
     pypdf = pytest.importorskip("pypdf")
     pages = len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
-    assert 2 <= pages <= 5
+    assert 4 <= pages <= 8
     assert f"Page 1 of {pages}" in pdf_text and f"Page {pages} of {pages}" in pdf_text
 
 
@@ -265,9 +273,11 @@ def test_pdf_is_reproducible(result, pdf):
 def test_charts_are_inline_svg(result):
     from planner.report import charts
 
-    for draw in (charts.cumulative_cost, charts.cost_vs_usage, charts.monthly_breakdown):
+    for draw in (charts.ranking, charts.cumulative_cost, charts.cost_vs_usage,
+                 charts.monthly_breakdown, charts.sensitivity):
         svg = draw(result)
-        assert svg.startswith('<svg class="chart"') and svg.endswith("</svg>\n")
+        assert svg.startswith('<svg class="chart chart-') and svg.endswith("</svg>\n")
+        assert re.search(r"<title>[^<]+</title>", svg)
         assert "<metadata" not in svg and not re.search(r"\d{4}-\d{2}-\d{2}T", svg)
         assert draw(result) == svg
 
@@ -304,8 +314,9 @@ def test_a_replacement_month_is_clipped_in_the_bars(result):
     odd = Result(data=result.data, monthly=pd.concat([result.monthly, spike]),
                  cost_vs_usage=result.cost_vs_usage)
     svg = charts.monthly_breakdown(odd)
-    assert "$30k" in svg and "-$9k" in svg
-    assert "$30k" not in charts.monthly_breakdown(result)
+    # The chart nets a replacement: purchase and resale are one group.
+    assert "$21k" in svg
+    assert "$21k" not in charts.monthly_breakdown(result)
 
 
 # -- terminal summary -------------------------------------------------------------------------
@@ -410,14 +421,16 @@ def test_failed_render_leaves_no_new_file(result, tmp_path, monkeypatch):
     ((12345.4, "USD"), {}, "$12,345"),
     ((1234.5, "EUR"), {"decimals": 2}, "€1,234.50"),
     ((2.14, "USD"), {}, "$2.14"),
-    ((1234, "CNY"), {}, "CNY 1,234"),
-    ((1234.5, "CHF"), {"decimals": 2}, "CHF 1,234.50"),
+    ((1234, "CNY"), {}, "CN¥1,234"),
+    ((1234.5, "CHF"), {"decimals": 2}, "CHF\u00a01,234.50"),
     ((1234567, "JPY"), {}, "¥1,234,567"),
     ((99.5, "JPY"), {}, "¥100"),
     ((320.4, "JPY"), {"decimals": 2}, "¥320"),
     ((750, "GBP"), {}, "£750"),
     ((-14250, "USD"), {}, "-$14,250"),
-    ((-5, "CNY"), {}, "-CNY 5.00"),
+    ((-5, "CNY"), {}, "-CN¥5.00"),
+    ((-0.001, "EUR"), {}, "€0.00"),
+    ((1234.5, "KRW"), {"decimals": 2}, "₩1,234"),
     ((-0.001, "USD"), {}, "$0.00"),
     ((0, "USD"), {"decimals": 0}, "$0"),
     ((None, "USD"), {}, "—"),
@@ -446,3 +459,300 @@ def test_other_formats():
     assert fmt.percent(0.05) == "5%"
     assert fmt.percent(0.055) == "5.5%"
     assert fmt.percent(None) == "—"
+
+
+# -- the first page ---------------------------------------------------------------------------
+
+
+def test_decision_is_one_sentence_with_the_numbers_behind_it(result):
+    assert content.decision(result) == ("Buy workstation: the cheapest of the 4 options over 36 "
+                                        "months.")
+    cost, saving, payoff = content.key_figures(result)
+    assert cost["value"] == "$22,657" and "total cost $21,100" in cost["label"]
+    assert saving["value"] == "$2,459" and "a100-spot" in saving["label"]
+    # The headline pair (workstation against the runner-up) never pays off in cumulative cost.
+    assert payoff["value"] == "never" and "against a100-spot" in payoff["label"]
+
+
+def test_payoff_figure_when_renting_wins():
+    odd = result_small.make_result(purchase_price=60_000)
+    assert content.decision(odd).startswith("Rent a100-spot: the cheapest of the 4 options")
+    payoff = content.key_figures(odd)[2]
+    assert payoff["value"] == "never"
+    assert "buying workstation does not pay off against a100-spot" in payoff["label"]
+
+
+def test_risk_sentence_says_what_changes_the_answer(result):
+    assert content.risk_sentence(result) == (
+        "a100-spot becomes the cheapest if \u201cPrice of workstation\u201d is 25% higher, "
+        "\u201cPrices of a100-spot\u201d is 25% lower or \u201cDemand\u201d is 25% lower. The "
+        "break-even month moves most with \u201cPrice of workstation\u201d (27.5 months to "
+        "never).")
+
+
+def test_inputs_that_matter_most_are_on_the_first_page(result, html):
+    first_page = html[:html.index('<section class="options">')]
+    for label, value in result.inputs:
+        assert f"<dt>{label}</dt>" in first_page and f"<dd>{value}</dd>" in first_page
+    assert 'class="chart chart-ranking"' in first_page
+
+
+# -- tables -----------------------------------------------------------------------------------
+
+
+def test_break_even_matrix(result):
+    matrix = content.break_even_matrix(result)
+    assert matrix["columns"] == ["a100-spot", "a100-on-demand"]
+    (own, (spot, on_demand)), = matrix["rows"]
+    assert own == "workstation"
+    assert spot["months"] == "not within 36 months" and spot["hours"] == ""
+    assert on_demand["months"] == "14.3 months"
+    assert on_demand["usage"] == "same cost at 161 GPU\u2011h/month"
+    assert on_demand["direction"] == "buying is cheaper above it"
+
+
+def test_break_even_matrix_has_a_diagonal_with_two_owned_options(result):
+    data = result.to_dict()
+    data["options"].append(dict(data["options"][0], name="server"))
+    data["break_even"] += [
+        {"own": "server", "versus": "workstation", "months": 3.0, "system_hours": 450.0,
+         "gpu_hours_per_month": None},
+        {"own": "workstation", "versus": "server", "months": None, "system_hours": None,
+         "gpu_hours_per_month": None},
+    ]
+    odd = Result(data=data, monthly=result.monthly, cost_vs_usage=result.cost_vs_usage)
+    matrix = content.break_even_matrix(odd)
+    assert matrix["columns"] == ["workstation", "server", "a100-spot", "a100-on-demand"]
+    rows = dict(matrix["rows"])
+    assert rows["workstation"][0] is None and rows["server"][1] is None
+    assert rows["server"][0]["months"] == "3.0 months"
+    assert rows["workstation"][1]["usage"] == "no break-even usage"
+
+
+def test_breakdown_reads_quantity_times_price(result):
+    tables = {table["name"]: table for table in content.breakdown_tables(result)}
+    assert list(tables) == ["workstation", "a100-spot", "a100-on-demand"]
+    rental = tables["a100-on-demand"]["rows"][0]
+    assert (rental["component"], rental["quantity"], rental["unit"], rental["price"],
+            rental["cost"]) == ("rental", "21,600", "instance-hours", "$3.67", "$79,272")
+    assert tables["a100-on-demand"]["total"] == "$81,072"
+    rows = tables["workstation"]["rows"]
+    energy = next(i for i, row in enumerate(rows) if row["component"] == "energy")
+    cooling = rows[energy + 1]
+    assert cooling["sub"] and cooling["component"] == "of which cooling"
+    kwh = result_small.POWER_KW * result_small.DEMAND / result_small.SPEED_OWN / \
+        result_small.GPU_COUNT * result_small.PUE * 36
+    assert cooling["cost"] == fmt.money(kwh * result_small.ELECTRICITY * (1 - 1 / 1.2), "USD",
+                                        decimals=0)
+    assert rows[-1]["component"] == "less residual value" and rows[-1]["cost"] == "-$14,250"
+
+
+def test_breakdown_reconciles_with_the_totals(result):
+    frame = result.breakdown
+    for row in result.data["options"]:
+        if row["feasible"]:
+            part = frame[frame["option"] == row["name"]]
+            assert part["cost"].sum() == pytest.approx(row["total_cost"])
+
+
+def test_monthly_groups_split_energy_into_it_load_and_cooling(result):
+    groups = content.grouped_monthly(result, "workstation")
+    monthly = result.monthly
+    energy = monthly[(monthly.option == "workstation") & (monthly.component == "energy")]
+    assert (groups["it_energy"] + groups["cooling"]).sum() == pytest.approx(energy.cost.sum())
+    assert groups["cooling"].sum() == pytest.approx(energy.cost.sum() * (1 - 1 / 1.2))
+    assert groups.sum().sum() == pytest.approx(monthly[monthly.option == "workstation"].cost.sum())
+    assert "rent" not in groups.columns
+
+
+def test_sensitivity_rows(result):
+    analysis = content.sensitivity(result)
+    assert analysis["pair"] == ("workstation", "a100-spot") and analysis["spread"] == "25%"
+    assert [r["input"] for r in analysis["rows"]] == ["Price of workstation",
+                                                      "Prices of a100-spot", "Demand"]
+    assert analysis["still"] == ["Electricity price", "Prices of a100-on-demand",
+                                 "Discount rate"]
+    first = analysis["rows"][0]
+    assert (first["low_text"], first["high_text"], first["cheapest_high"]) == (
+        "27.5 months", "never", "a100-spot")
+
+
+def test_free_tier_rows(result):
+    (kaggle,) = content.free_tier_rows(result)
+    assert kaggle["name"] == "kaggle" and not kaggle["feasible"]
+    assert kaggle["sessions"] == "—" and kaggle["capacity"] == "129"
+
+
+# -- the appendix -----------------------------------------------------------------------------
+
+
+def _evaluate(expression: str) -> float:
+    return eval(expression.replace(",", "").replace("−", "-").replace("×", "*"))
+
+
+def test_worked_figures_redo_every_total(result):
+    groups = {group["name"]: {row[0]: row[1:] for row in group["rows"]}
+              for group in content.worked_figures(result)}
+    for row in result.data["options"]:
+        if not row["feasible"]:
+            continue
+        worked = groups[row["name"]]
+        calculation, value = worked["Total cost"]
+        assert value == fmt.money(row["total_cost"], "USD", decimals=0)
+        assert _evaluate(calculation) == pytest.approx(row["total_cost"], abs=3)
+        calculation, value = worked["Present value"]
+        redo = calculation.split(" = ")[-1] if "RV" in calculation else calculation.split("= ")[1]
+        assert _evaluate(redo) == pytest.approx(row["present_value"], abs=3)
+        calculation, value = worked["Per GPU-hour"]
+        assert value == fmt.money(row["cost_per_gpu_hour"], "USD", decimals=2)
+    calculation, value = groups["workstation"]["Pays off against a100-on-demand"]
+    assert value == "14.26 months"
+    assert _evaluate(calculation.split(": ")[1].split(" = ")[0]) == pytest.approx(14.26, abs=0.01)
+    assert groups["workstation"]["Pays off against a100-spot"][0] == "above at month 36: never"
+
+
+def test_formulas_cover_the_options_present(result):
+    names = [row["name"] for row in content.formulas(result)]
+    for name in ("Total cost", "Present value", "Own: energy", "Own: cooling share of energy",
+                 "Cloud: rented instance-hours", "Free tier: usable capacity",
+                 "Break-even month"):
+        assert name in names
+    assert "Own: loan payment" not in names and "Cloud: reserved capacity" not in names
+
+
+# -- paper and language -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", (595, 842)), ("letter", (612, 792))])
+def test_paper_size(result, paper, size):
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(io.BytesIO(render(result, "pdf", date=DATE, paper=paper)))
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == size
+
+
+def test_unknown_paper_or_language_is_refused(result):
+    with pytest.raises(ValueError, match="legal"):
+        render(result, "html", date=DATE, paper="legal")
+    with pytest.raises(ValueError, match="fr"):
+        render(result, "html", date=DATE, lang="fr")
+
+
+def test_chinese_without_a_font_warns_and_writes_english(result, html, monkeypatch):
+    from planner.report import LanguageFallbackWarning, i18n
+
+    monkeypatch.setattr(i18n, "cjk_font", lambda: None)
+    with pytest.warns(LanguageFallbackWarning, match="no font with Chinese glyphs"):
+        page = render(result, "html", date=DATE, lang="zh").decode("utf-8")
+    assert page == html
+
+
+def test_cli_prints_the_fallback_warning(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from planner.cli import main
+    from planner.report import i18n
+
+    monkeypatch.setattr(i18n, "cjk_font", lambda: None)
+    usage = Path(__file__).resolve().parent.parent / "examples" / "usage.yaml"
+    out = tmp_path / "plan.html"
+    run = CliRunner().invoke(main, ["report", str(usage), "-o", str(out), "--lang", "zh",
+                                    "--paper", "letter", "--date", "2024-06-03"],
+                             catch_exceptions=False)
+    assert run.exit_code == 0
+    assert "warning: no font with Chinese glyphs" in run.stderr
+    page = out.read_text()
+    assert '<html lang="en">' in page and "size: letter" in page
+    assert "Option (★ cheapest)" in run.stdout
+
+
+def test_cli_refuses_an_unknown_paper(tmp_path):
+    from click.testing import CliRunner
+
+    from planner.cli import main
+
+    usage = Path(__file__).resolve().parent.parent / "examples" / "usage.yaml"
+    run = CliRunner().invoke(main, ["report", str(usage), "-o", str(tmp_path / "p.pdf"),
+                                    "--paper", "legal"])
+    assert run.exit_code == 2 and not (tmp_path / "p.pdf").exists()
+
+
+def test_text_in_chinese_needs_no_font(result):
+    from planner.report import i18n
+
+    with i18n.language("zh"):
+        assert content.decision(result) == "购买 workstation：在 36 个月内是 4 个方案中成本最低的。"
+        assert content.recommendation(result).startswith("购买 workstation：在 36 个月内它是成本")
+        assert fmt.money(1234, "USD") == "US$1,234" and fmt.money(1234, "CNY") == "¥1,234"
+        assert fmt.months(2.5) == "2.5 个月"
+    assert fmt.months(2.5) == "2.5 months"
+
+
+def test_terminal_summary_in_chinese(result):
+    from rich.console import Console
+
+    console = Console(width=120, record=True, color_system=None)
+    console.print(summary_table(result, "zh"))
+    text = console.export_text()
+    assert "方案（★ 最低）" in text and "否：" in text
+
+
+def test_every_text_of_the_templates_is_in_the_catalog():
+    from planner.report import i18n
+    from planner.report.html import _template_source
+
+    keys = set(re.findall(r'\bt\("([^"]+)"', _template_source("report.html")))
+    sources = "".join((Path(__file__).resolve().parent.parent / "planner" / "report" / name)
+                      .read_text() for name in ("content.py", "charts.py", "html.py",
+                                                "terminal.py"))
+    keys |= set(re.findall(r'\bt\("([^"{]+)"', sources))
+    missing = sorted(keys - set(i18n.CATALOG))
+    assert not missing
+    untranslated = [k for k, (en, zh) in i18n.CATALOG.items()
+                    if not zh and not k.startswith("fx.")]
+    assert not untranslated
+
+
+@pytest.mark.skipif(not __import__("planner.report.i18n", fromlist=["x"]).cjk_font(),
+                    reason="no font with Chinese glyphs installed (fc-list :lang=zh)")
+def test_chinese_report(result):
+    import warnings
+
+    from planner.report import i18n
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        page = render(result, "html", date=DATE, lang="zh").decode("utf-8")
+    assert '<html lang="zh-Hans">' in page and "方案比较" in page and "第 " in page
+    assert i18n.cjk_font() in page
+    assert render(result, "html", date=DATE, lang="zh").decode("utf-8") == page
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(io.BytesIO(render(result, "pdf", date=DATE, lang="zh")))
+    assert "方案比较" in _squash(reader.pages[0].extract_text())
+
+
+# -- colour and grayscale ---------------------------------------------------------------------
+
+
+def _grey(color: str) -> float:
+    red, green, blue = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue
+
+
+def test_component_groups_stay_apart_in_grayscale():
+    from planner.report import charts
+
+    styles = charts.GROUP_STYLES
+    assert set(styles) == {group for group, _ in content.COMPONENT_GROUPS}
+    solid = sorted(_grey(s["color"]) for s in styles.values() if s["hatch"] is None)
+    assert all(b - a >= 0.15 for a, b in itertools.pairwise(solid))
+    hatches = [s["hatch"] for s in styles.values() if s["hatch"]]
+    assert len(set(hatches)) == len(hatches)
+    assert not any(c in h for h in hatches for c in "oO.*"), "dot hatches are slow to print"
+
+
+def test_options_differ_by_more_than_colour(result):
+    from planner.report import charts
+
+    styles = charts._styles(result).values()
+    assert len({(str(s["linestyle"]), s["marker"]) for s in styles}) == len(styles)

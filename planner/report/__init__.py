@@ -4,10 +4,19 @@
   its CSS and SVG charts inlined, and the PDF is WeasyPrint's print of the same HTML.
 - ``json``: the JSON object of SPEC §2.
 - ``csv``: the options table only, one row per option (see :func:`planner.report.plain.render_csv`).
-- ``md``: title, recommendation, options, break-even and assumptions tables.
+- ``zip``: every table as a CSV file in one ZIP archive (:func:`planner.report.plain.render_zip`).
+- ``xlsx``: a workbook, a Summary sheet then one sheet per table (:mod:`planner.report.xlsx`).
+- ``md``: title, recommendation and every table, columns aligned.
 
 Rendering is deterministic: the same result and ``date`` give the same bytes (HTML, JSON, CSV,
-Markdown). The heavy libraries (matplotlib, WeasyPrint, rich) are imported on first use.
+ZIP, XLSX, Markdown). The heavy libraries (matplotlib, WeasyPrint, rich, openpyxl) are imported
+on first use.
+
+The HTML and PDF report print on ``paper`` ``"a4"`` (the default) or ``"letter"`` and are
+written in ``lang`` ``"en"`` (the default) or ``"zh"``. Chinese needs a font with Chinese
+glyphs (``fc-list :lang=zh``); without one the report is written in English and
+:func:`render` issues a :class:`LanguageFallbackWarning` (a ``UserWarning``) saying so. The
+other formats are written in English.
 """
 
 from __future__ import annotations
@@ -20,16 +29,21 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.report.i18n import LANGUAGES, LanguageFallbackWarning
+
 if TYPE_CHECKING:
     import rich.table
 
     from planner.result import Result
 
-FORMATS = ("pdf", "html", "json", "csv", "md")
+FORMATS = ("pdf", "html", "json", "csv", "md", "xlsx", "zip")
 SUFFIXES = {".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json", ".csv": "csv",
-            ".md": "md"}
+            ".md": "md", ".xlsx": "xlsx", ".zip": "zip"}
 
-__all__ = ["FORMATS", "SUFFIXES", "format_for", "render", "summary_table", "write_report"]
+PAPERS = ("a4", "letter")
+
+__all__ = ["FORMATS", "LANGUAGES", "PAPERS", "SUFFIXES", "LanguageFallbackWarning", "format_for",
+           "render", "summary_table", "write_report"]
 
 
 def format_for(path: str | Path) -> str:
@@ -44,24 +58,42 @@ def format_for(path: str | Path) -> str:
         raise ValueError(msg) from None
 
 
-def render(result: Result, fmt: str, *, date: datetime.date | None = None) -> bytes:
+def render(result: Result, fmt: str, *, date: datetime.date | None = None,
+           paper: str = "a4", lang: str = "en") -> bytes:
     """The content of a report file in format ``fmt`` (one of :data:`FORMATS`).
 
     ``date`` is the generation date printed in the report (default today); pin it for
-    reproducible output.
+    reproducible output. ``paper`` (:data:`PAPERS`) and ``lang`` (:data:`LANGUAGES`) apply to
+    the HTML and PDF report; ``lang="zh"`` without a CJK font warns
+    (:class:`LanguageFallbackWarning`) and writes English.
     """
     if fmt not in FORMATS:
         msg = f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}"
         raise ValueError(msg)
+    from planner.report import i18n
+    from planner.report.html import check_paper
+
+    check_paper(paper)
+    i18n.check(lang)
     date = date or datetime.date.today()
+    if fmt in ("pdf", "html"):
+        lang = i18n.resolve(lang)
     if fmt == "pdf":
         from planner.report.html import render_pdf
 
-        return render_pdf(result, date)
+        return render_pdf(result, date, paper, lang)
+    if fmt == "xlsx":
+        from planner.report.xlsx import render_xlsx
+
+        return render_xlsx(result, date)
+    if fmt == "zip":
+        from planner.report.plain import render_zip
+
+        return render_zip(result, date)
     if fmt == "html":
         from planner.report.html import render_html
 
-        text = render_html(result, date)
+        text = render_html(result, date, paper, lang)
     elif fmt == "json":
         from planner.report.plain import render_json
 
@@ -78,17 +110,19 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None) -> by
 
 
 def write_report(result: Result, path: str | Path, fmt: str | None = None, *,
-                 date: datetime.date | None = None) -> Path:
+                 date: datetime.date | None = None, paper: str = "a4",
+                 lang: str = "en") -> Path:
     """Write the report to ``path``, completely or not at all; returns the path.
 
     The format is ``fmt``, else the one ``path``'s suffix names (:func:`format_for`). The
     report is rendered in memory first, then written to a temporary file in the same folder and
     moved over ``path`` in one step: a failure leaves no partial file and never alters an
-    existing one. A file replaced keeps its permissions.
+    existing one. A file replaced keeps its permissions. ``paper`` and ``lang`` as in
+    :func:`render`.
     """
     path = Path(path)
     fmt = fmt or format_for(path)
-    content = render(result, fmt, date=date)
+    content = render(result, fmt, date=date, paper=paper, lang=lang)
     folder = path.parent
     while True:
         temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
@@ -111,11 +145,12 @@ def write_report(result: Result, path: str | Path, fmt: str | None = None, *,
     return path
 
 
-def summary_table(result: Result) -> rich.table.Table:
-    """The short terminal summary: option, feasible, total, present value, per GPU-hour."""
+def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
+    """The short terminal summary: option, feasible, total, present value, per GPU-hour, in
+    ``lang``."""
     from planner.report.terminal import summary_table as table
 
-    return table(result)
+    return table(result, lang)
 
 
 class _CallableModule(types.ModuleType):
@@ -123,8 +158,9 @@ class _CallableModule(types.ModuleType):
     is also this package: importing it binds the package, not a function, to that name."""
 
     def __call__(self, result: Result, path: str | Path, fmt: str | None = None, *,
-                 date: datetime.date | None = None) -> Path:
-        return write_report(result, path, fmt, date=date)
+                 date: datetime.date | None = None, paper: str = "a4",
+                 lang: str = "en") -> Path:
+        return write_report(result, path, fmt, date=date, paper=paper, lang=lang)
 
 
 sys.modules[__name__].__class__ = _CallableModule

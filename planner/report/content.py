@@ -2,18 +2,26 @@
 
 Every format (HTML and PDF, Markdown, the terminal summary) is drawn from these functions, so
 the recommendation and every figure read the same in all of them. All text formatting goes
-through :mod:`planner.fmt`.
+through :mod:`planner.fmt`, and every fixed text through the catalog of
+:mod:`planner.report.i18n` (English unless the caller is inside ``i18n.language("zh")``).
 """
 
 from __future__ import annotations
 
 import datetime
+import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from planner import fmt
+from planner.report.i18n import current, engine_text, join, t
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from planner.result import Result
 
 COMPONENT_ORDER = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
@@ -23,17 +31,41 @@ KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free tier"}
 KIND_VERBS = {"cloud": "Rent", "own": "Buy", "free_tier": "Use"}
 #: Prices older than this at the report's date get a warning.
 STALE_AFTER_DAYS = 180
-
-
-def _join(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+#: The monthly-cost chart's groups of components, bottom of the stack first. Energy is split
+#: into the IT load and cooling, the share of the facility's energy above it (PUE).
+COMPONENT_GROUPS = (
+    ("purchase", ("purchase", "resale", "financing", "loan_payoff")),
+    ("it_energy", ("energy",)),
+    ("cooling", ()),
+    ("maintenance", ("maintenance",)),
+    ("running", ("fixed", "operating")),
+    ("rent", ("rental",)),
+    ("reserved", ("reservation",)),
+    ("storage", ("storage",)),
+    ("fee", ("fee",)),
+    ("passed", ("overflow", "fallback")),
+)
+_PASSED_TO = re.compile(r"passed to (.+)$")
 
 
 def _options(result: Result) -> list[dict[str, Any]]:
     return list(result.data["options"])
+
+
+def _kinds(result: Result) -> dict[str, str]:
+    return {row["name"]: row["kind"] for row in result.data["options"]}
+
+
+def _verb(kind: str) -> str:
+    return t(f"verb.{kind}") if kind in KIND_VERBS else t("verb.other")
+
+
+def _money(amount: float | None, currency: str) -> str:
+    return fmt.money(amount, currency, decimals=0)
+
+
+def _discounted(result: Result) -> bool:
+    return bool(result.data["discount_rate"])
 
 
 def ranked_options(result: Result) -> list[dict[str, Any]]:
@@ -42,6 +74,11 @@ def ranked_options(result: Result) -> list[dict[str, Any]]:
     feasible = [r for r in rows if r["feasible"] and not fmt.is_missing(r["present_value"])]
     feasible.sort(key=lambda r: r["present_value"])
     return feasible + [r for r in rows if r not in feasible]
+
+
+def _feasible(result: Result) -> list[dict[str, Any]]:
+    return [r for r in ranked_options(result) if r["feasible"]
+            and not fmt.is_missing(r["present_value"])]
 
 
 def marked_break_even(result: Result) -> list[dict[str, Any]]:
@@ -53,12 +90,38 @@ def marked_break_even(result: Result) -> list[dict[str, Any]]:
     data = result.data
     cheapest = data.get("cheapest")
     rows = list(data.get("break_even") or [])
-    kinds = {row["name"]: row["kind"] for row in data["options"]}
+    kinds = _kinds(result)
     if cheapest is None:
         return rows
     if kinds.get(cheapest) == "own":
         return [row for row in rows if row["own"] == cheapest]
     return [row for row in rows if row["versus"] == cheapest]
+
+
+def headline_pair(result: Result) -> dict[str, Any] | None:
+    """The break-even row of the pair the answer speaks of, or None.
+
+    The cheapest option against the runner-up when the cheapest is owned, else the best owned
+    option against the cheapest (the pair :mod:`planner.sensitivity` moves).
+    """
+    cheapest = result.data.get("cheapest")
+    if cheapest is None:
+        return None
+    kinds = _kinds(result)
+    feasible = _feasible(result)
+    if kinds.get(cheapest) == "own":
+        others = [r["name"] for r in feasible if r["name"] != cheapest]
+        pair = (cheapest, others[0]) if others else None
+    else:
+        owns = [r["name"] for r in feasible if r["kind"] == "own"]
+        pair = (owns[0], cheapest) if owns else None
+    if pair is None:
+        return None
+    return next((row for row in result.data.get("break_even") or []
+                 if (row["own"], row["versus"]) == pair), None)
+
+
+# -- the answer -------------------------------------------------------------------------------
 
 
 def _verdict(result: Result) -> str:
@@ -68,70 +131,82 @@ def _verdict(result: Result) -> str:
     cheapest = data.get("cheapest")
     if cheapest is None:
         if len(options) == 1:
-            return "The only option cannot serve the demand; the reasons are listed below."
-        return (f"None of the {len(options)} options can serve the demand; "
-                "the reasons are listed below.")
-    ranked = [r for r in ranked_options(result) if r["feasible"]]
+            return t("verdict.only_infeasible")
+        return t("verdict.none_feasible", count=len(options))
     best = next(r for r in options if r["name"] == cheapest)
-    runners = [r for r in ranked if r["name"] != cheapest]
-    verb = KIND_VERBS.get(best["kind"], "Choose")
-    discounted = bool(data["discount_rate"])
-    if discounted:
-        figure = (f"at {fmt.money(best['present_value'], currency, decimals=0)} in present value "
-                  f"({fmt.percent(data['discount_rate'])} a year)")
+    runners = [r for r in _feasible(result) if r["name"] != cheapest]
+    if _discounted(result):
+        figure = t("verdict.figure_pv", money=_money(best["present_value"], currency),
+                   rate=fmt.percent(data["discount_rate"]))
     else:
-        figure = f"at {fmt.money(best['total_cost'], currency, decimals=0)}"
-    sentence = f"{verb} {cheapest}: it is the cheapest option over {horizon} months {figure}"
+        figure = t("verdict.figure_total", money=_money(best["total_cost"], currency))
+    sentence = t("verdict.cheapest", verb=_verb(best["kind"]), name=cheapest, months=horizon,
+                 figure=figure)
     if runners and not fmt.is_missing(best["present_value"]):
         saving = runners[0]["present_value"] - best["present_value"]
-        sentence += (f", {fmt.money(saving, currency, decimals=0)} less than the runner-up, "
-                     f"{runners[0]['name']}.")
+        sentence += t("verdict.saving", money=_money(saving, currency), name=runners[0]["name"])
     else:
-        sentence += ", and the only one that can serve the demand."
+        sentence += t("verdict.only")
     return sentence
 
 
 def _pays_off(row: dict[str, Any]) -> str:
     if row["months"] == 0:
-        return f"from the start against {row['versus']}"
-    return f"after {fmt.months(row['months'])} against {row['versus']}"
+        return t("pays.start", versus=row["versus"])
+    return t("pays.after", months=fmt.months(row["months"]), versus=row["versus"])
 
 
 def _break_even_sentence(result: Result) -> str:
     data = result.data
     horizon = data["horizon_months"]
     cheapest = data.get("cheapest")
-    kinds = {row["name"]: row["kind"] for row in data["options"]}
     rows = marked_break_even(result)
     if cheapest is None or not rows:
         return ""
-    if kinds.get(cheapest) == "own":
+    if _kinds(result).get(cheapest) == "own":
         paying = sorted((r for r in rows if not fmt.is_missing(r["months"])),
                         key=lambda r: r["months"])
         never = [r["versus"] for r in rows if fmt.is_missing(r["months"])]
         if not paying:
-            return (f"On cumulative cost alone (residual value not counted), buying does not "
-                    f"pay off within {horizon} months against {_join(never)}.")
-        sentence = "Buying pays off " + _join([_pays_off(r) for r in paying])
+            return t("pays.never_own", months=horizon, names=join(never))
+        sentence = t("pays.sentence", parts=join([_pays_off(r) for r in paying]))
         if never:
-            sentence += (f", and not within {horizon} months against {_join(never)} "
-                         "(cumulative cost, residual value not counted)")
-        return sentence + "."
+            sentence += t("pays.never_tail", months=horizon, names=join(never))
+        return sentence + t("period")
     never = [r["own"] for r in rows if fmt.is_missing(r["months"])]
     paying = [r for r in rows if not fmt.is_missing(r["months"])]
     parts = []
     if never:
-        parts.append(f"Buying never pays off within {horizon} months "
-                     f"({_join(never)} against {cheapest}).")
+        parts.append(t("pays.never_other", months=horizon, owns=join(never), name=cheapest))
     for row in paying:
-        parts.append(f"Buying {row['own']} pays off {_pays_off(row)}, yet costs more "
-                     "in present value.")
-    return " ".join(parts)
+        parts.append(t("pays.but_dearer", own=row["own"], pays=_pays_off(row)))
+    return _sentences(parts)
+
+
+def break_even_sentence(result: Result) -> str:
+    """When buying pays off against the options the answer is about ("" when no pair is)."""
+    return _break_even_sentence(result)
+
+
+def _sentences(parts: list[str]) -> str:
+    return ("" if current() == "zh" else " ").join(p for p in parts if p)
 
 
 def recommendation(result: Result) -> str:
     """The answer in one or two sentences: what to choose, what it saves, when buying pays."""
-    return " ".join(s for s in (_verdict(result), _break_even_sentence(result)) if s)
+    return _sentences([_verdict(result), _break_even_sentence(result)])
+
+
+def _split_lead(result: Result, text: str) -> tuple[str, str]:
+    """``text`` split after its lead, "Buy workstation:" (the option's name may hold a colon
+    too)."""
+    cheapest = result.data.get("cheapest")
+    kind = _kinds(result).get(cheapest, "")
+    start = f"{_verb(kind)} {cheapest}"
+    for separator in ("：", ": "):
+        if text.startswith(start + separator):
+            return start + separator.strip(), text[len(start + separator):]
+    return "", text
 
 
 def recommendation_parts(result: Result) -> tuple[str, str]:
@@ -141,10 +216,149 @@ def recommendation_parts(result: Result) -> tuple[str, str]:
     space when the lead is empty) is the recommendation.
     """
     text = recommendation(result)
-    if result.data.get("cheapest") is None or ": " not in text:
+    if result.data.get("cheapest") is None:
         return "", text
-    lead, rest = text.split(": ", 1)
-    return lead + ":", rest
+    return _split_lead(result, text)
+
+
+def decision(result: Result) -> str:
+    """The decision in one sentence: "Buy workstation: the cheapest of the 4 options over 36
+    months." (without a feasible option, why there is none)."""
+    data = result.data
+    cheapest = data.get("cheapest")
+    if cheapest is None:
+        return _verdict(result)
+    options = _options(result)
+    best = next(r for r in options if r["name"] == cheapest)
+    values = {"verb": _verb(best["kind"]), "name": cheapest, "count": len(options),
+              "months": data["horizon_months"]}
+    if len(options) == 1:
+        return t("decision.single", **values)
+    if len(_feasible(result)) == 1:
+        return t("decision.only", **values)
+    return t("decision.cheapest", **values)
+
+
+def decision_parts(result: Result) -> tuple[str, str]:
+    """:func:`decision` split after its lead, like :func:`recommendation_parts`."""
+    if result.data.get("cheapest") is None:
+        return "", decision(result)
+    return _split_lead(result, decision(result))
+
+
+def key_figures(result: Result) -> list[dict[str, str]]:
+    """The three numbers behind the decision, each ``{"value", "label"}``: what the
+    recommended option costs over the horizon, what it saves against the runner-up, and when
+    buying pays off. Empty without a feasible option."""
+    data = result.data
+    cheapest = data.get("cheapest")
+    if cheapest is None:
+        return []
+    currency, horizon = data["currency"], data["horizon_months"]
+    best = next(r for r in data["options"] if r["name"] == cheapest)
+    if _discounted(result):
+        cost = {"value": _money(best["present_value"], currency),
+                "label": t("tile.pv", name=cheapest, months=horizon,
+                           rate=fmt.percent(data["discount_rate"]),
+                           total=_money(best["total_cost"], currency))}
+    else:
+        cost = {"value": _money(best["total_cost"], currency),
+                "label": t("tile.total", name=cheapest, months=horizon)}
+    runners = [r for r in _feasible(result) if r["name"] != cheapest]
+    if runners:
+        saving = {"value": _money(runners[0]["present_value"] - best["present_value"], currency),
+                  "label": t("tile.saving", name=runners[0]["name"],
+                             basis=t("tile.saving_pv") if _discounted(result) else "")}
+    else:
+        saving = {"value": fmt.MISSING, "label": t("tile.no_runner")}
+    return [cost, saving, _payoff_figure(result)]
+
+
+def _payoff_figure(result: Result) -> dict[str, str]:
+    row = headline_pair(result)
+    if row is None:
+        return {"value": fmt.MISSING, "label": t("tile.no_own")}
+    names = {"own": row["own"], "versus": row["versus"]}
+    if fmt.is_missing(row["months"]):
+        return {"value": t("value.never"),
+                "label": t("tile.payoff_never", months=result.data["horizon_months"], **names)}
+    if row["months"] == 0:
+        return {"value": t("value.start"), "label": t("tile.payoff_start", **names)}
+    return {"value": fmt.months(row["months"]), "label": t("tile.payoff", **names)}
+
+
+def _quoted(label: str) -> str:
+    return f"\u201c{engine_text(label)}\u201d"
+
+
+def risk_sentence(result: Result) -> str:
+    """What could change the answer, from the sensitivity analysis ("" without one): which
+    option becomes the cheapest when an input moves, else that none does, and which input moves
+    the break-even month most."""
+    frame = result.sensitivity
+    if frame is None or frame.empty or result.data.get("cheapest") is None:
+        return ""
+    spread = fmt.percent(frame.attrs.get("spread", float(frame["high"].iloc[0]) - 1))
+    changes: dict[str | None, list[str]] = {}
+    for row in frame.itertuples():
+        base = _name(row.cheapest)
+        for side, name in (("lower", _name(row.cheapest_low)),
+                           ("higher", _name(row.cheapest_high))):
+            if name != base:
+                changes.setdefault(name, []).append(t(
+                    "risk.condition", input=_quoted(row.input), spread=spread,
+                    direction=t(f"risk.{side}")))
+    parts = [t("risk.change", name=name, conditions=join(conditions, t("list.or")))
+             if name is not None else
+             t("risk.none", conditions=join(conditions, t("list.or")))
+             for name, conditions in changes.items()]
+    if not parts:
+        parts.append(t("risk.steady", spread="±" + spread))
+    mover = next((row for row in frame.itertuples() if _swing(row) > 0), None)
+    if mover is not None:
+        ends = sorted([mover.months_low, mover.months_high],
+                      key=lambda m: math.inf if fmt.is_missing(m) else m)
+        parts.append(t("risk.moves", input=_quoted(mover.input), low=fmt.months(ends[0]),
+                       high=fmt.months(ends[1])))
+    return _sentences(parts)
+
+
+def _name(value: object) -> str | None:
+    """An option's name from a frame cell; None for no option (None or NaN)."""
+    return None if fmt.is_missing(value) else str(value)
+
+
+def _swing(row: Any) -> float:
+    """How far an input moves the break-even month (a change to or from "never" counts as
+    infinitely far); 0 when it does not move it."""
+    ends = [row.months_low, row.months_high]
+    if all(fmt.is_missing(m) for m in ends + [row.months]):
+        return 0.0
+    if any(fmt.is_missing(m) for m in ends + [row.months]):
+        return math.inf
+    return abs(row.months_high - row.months) + abs(row.months_low - row.months)
+
+
+# -- the first page's inputs ------------------------------------------------------------------
+
+
+def inputs(result: Result) -> list[tuple[str, str]]:
+    """The inputs that matter most, as (label, value), in the report's language."""
+    return [(engine_text(label), engine_text(value)) for label, value in result.inputs]
+
+
+def site_pue(result: Result) -> float:
+    """The site's power usage effectiveness (1 when the result does not say)."""
+    for label, value in result.inputs:
+        if label == "PUE":
+            try:
+                return max(1.0, float(str(value).replace(",", "")))
+            except ValueError:
+                return 1.0
+    return 1.0
+
+
+# -- the options table ------------------------------------------------------------------------
 
 
 @dataclass
@@ -177,17 +391,21 @@ def _gpu_text(row: dict[str, Any]) -> str:
 def _capacity_text(row: dict[str, Any]) -> str:
     capacity = row.get("capacity_gpu_hours_per_month")
     if fmt.is_missing(capacity):
-        return "no limit" if row["kind"] == "cloud" else fmt.MISSING
+        return t("capacity.unlimited") if row["kind"] == "cloud" else fmt.MISSING
     return fmt.number(capacity)
 
 
 def _energy_text(row: dict[str, Any], horizon: int) -> str:
     if fmt.is_missing(row.get("energy_kwh")):
         return ""
-    text = f"{fmt.number(row['energy_kwh'])} kWh over {horizon} months"
+    text = t("energy.use", kwh=fmt.number(row["energy_kwh"]), months=horizon)
     if not fmt.is_missing(row.get("carbon_kg")):
-        text += f", {fmt.number(row['carbon_kg'])} kg CO2e"
+        text += t("energy.carbon", kg=fmt.number(row["carbon_kg"]))
     return text
+
+
+def _kind_text(kind: str) -> str:
+    return t(f"kind.{kind}") if kind in KIND_LABELS else kind
 
 
 def option_rows(result: Result) -> list[OptionRow]:
@@ -198,21 +416,24 @@ def option_rows(result: Result) -> list[OptionRow]:
     for row in ranked_options(result):
         rows.append(OptionRow(
             name=row["name"],
-            kind=KIND_LABELS.get(row["kind"], row["kind"]),
+            kind=_kind_text(row["kind"]),
             gpu=_gpu_text(row),
             feasible=bool(row["feasible"]),
             cheapest=row["name"] == data.get("cheapest"),
             reasons=list(row.get("reasons") or []),
             warnings=list(row.get("warnings") or []),
-            total_cost=fmt.money(row["total_cost"], currency, decimals=0),
-            present_value=fmt.money(row["present_value"], currency, decimals=0),
+            total_cost=_money(row["total_cost"], currency),
+            present_value=_money(row["present_value"], currency),
             cost_per_gpu_hour=fmt.money(row["cost_per_gpu_hour"], currency, decimals=2),
             gpu_hours_per_month=fmt.number(row["gpu_hours_per_month"]),
             capacity=_capacity_text(row),
-            residual_value=fmt.money(row["residual_value"], currency, decimals=0),
+            residual_value=_money(row["residual_value"], currency),
             energy=_energy_text(row, horizon),
         ))
     return rows
+
+
+# -- break-even -------------------------------------------------------------------------------
 
 
 def _direction(result: Result, row: dict[str, Any]) -> str:
@@ -233,10 +454,18 @@ def _direction(result: Result, row: dict[str, Any]) -> str:
         return ""
     low, high = below.iloc[-1], above.iloc[0]
     if low[row["own"]] > low[row["versus"]] and high[row["own"]] <= high[row["versus"]]:
-        return "buying is cheaper above it"
+        return t("be.above")
     if low[row["own"]] < low[row["versus"]] and high[row["own"]] >= high[row["versus"]]:
-        return "buying is cheaper below it"
+        return t("be.below")
     return ""
+
+
+def _pays_text(months: float | None, horizon: int) -> str:
+    if fmt.is_missing(months):
+        return t("be.not_within", months=horizon)
+    if months == 0:
+        return t("value.start")
+    return fmt.months(months)
 
 
 def break_even_rows(result: Result) -> list[dict[str, str]]:
@@ -244,24 +473,51 @@ def break_even_rows(result: Result) -> list[dict[str, str]]:
     horizon = result.data["horizon_months"]
     rows = []
     for row in result.data.get("break_even") or []:
-        months = row["months"]
-        if fmt.is_missing(months):
-            pays = f"not within {horizon} months"
-        elif months == 0:
-            pays = "from the start"
-        else:
-            pays = fmt.months(months)
-        usage = fmt.number(row["gpu_hours_per_month"])
-        direction = _direction(result, row)
         rows.append({
             "own": row["own"],
             "versus": row["versus"],
-            "months": pays,
+            "months": _pays_text(row["months"], horizon),
             "system_hours": fmt.number(row["system_hours"]),
-            "usage": usage,
-            "direction": direction,
+            "usage": fmt.number(row["gpu_hours_per_month"]),
+            "direction": _direction(result, row),
         })
     return rows
+
+
+def break_even_matrix(result: Result) -> dict[str, Any]:
+    """Every owned option (rows) against every other feasible option (columns).
+
+    Returns ``{"columns": [name, ...], "rows": [(own, [cell or None, ...]), ...]}``; a cell is
+    ``{"months", "hours", "usage", "direction"}`` as text, None on the diagonal or where the
+    result has no such pair.
+    """
+    pairs = {(r["own"], r["versus"]): r for r in result.data.get("break_even") or []}
+    order = [r["name"] for r in _feasible(result)]
+    owns = [name for name in order if any(own == name for own, _ in pairs)]
+    columns = [name for name in order if any(versus == name for _, versus in pairs)]
+    horizon = result.data["horizon_months"]
+    rows = []
+    for own in owns:
+        cells = []
+        for versus in columns:
+            row = pairs.get((own, versus))
+            if row is None:
+                cells.append(None)
+                continue
+            usage = row["gpu_hours_per_month"]
+            cells.append({
+                "months": _pays_text(row["months"], horizon),
+                "hours": ("" if fmt.is_missing(row["system_hours"]) or not row["months"]
+                          else t("be.system_hours", hours=fmt.number(row["system_hours"]))),
+                "usage": (t("be.no_usage") if fmt.is_missing(usage)
+                          else t("be.usage", usage=fmt.number(usage))),
+                "direction": _direction(result, row),
+            })
+        rows.append((own, cells))
+    return {"columns": columns, "rows": rows}
+
+
+# -- notes ------------------------------------------------------------------------------------
 
 
 def warnings(result: Result, date: datetime.date) -> list[str]:
@@ -272,9 +528,7 @@ def warnings(result: Result, date: datetime.date) -> list[str]:
             notes.append(f"{row['name']}: {text}")
     age = catalog_age_days(result, date)
     if age is not None and age > STALE_AFTER_DAYS:
-        notes.append(
-            f"The oldest catalog figures used date from {result.data['catalog_as_of']}, "
-            f"{age} days before this report: check current prices and figures before committing money.")
+        notes.append(t("warning.stale", date=result.data["catalog_as_of"], days=age))
     return notes
 
 
@@ -312,7 +566,7 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
         if source:
             source_text = str(source)
         elif item.get("as_of") is None:
-            source_text = "your input"
+            source_text = t("source.yours")
         else:
             source_text = fmt.MISSING
         rows.append({
@@ -323,6 +577,17 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
             "sources": _sources(source) if source else [{"text": source_text, "is_url": False}],
         })
     return rows
+
+
+# -- costs ------------------------------------------------------------------------------------
+
+
+def _component_label(component: str) -> str:
+    key = f"component.{component}"
+    try:
+        return t(key)
+    except KeyError:
+        return component.replace("_", " ")
 
 
 def component_totals(result: Result) -> dict[str, Any]:
@@ -346,13 +611,44 @@ def component_totals(result: Result) -> dict[str, Any]:
         values = [sums.get((component, name)) for name in names]
         if all(fmt.is_missing(v) or v == 0 for v in values):
             continue
-        rows.append((component.replace("_", " "),
-                     [fmt.money(0.0 if fmt.is_missing(v) else v, currency, decimals=0)
-                      for v in values]))
-    residual = [fmt.money(-(by_name[n]["residual_value"] or 0.0), currency, decimals=0)
-                for n in names]
-    total = [fmt.money(by_name[n]["total_cost"], currency, decimals=0) for n in names]
+        rows.append((_component_label(component),
+                     [_money(0.0 if fmt.is_missing(v) else v, currency) for v in values]))
+    residual = [_money(-(by_name[n]["residual_value"] or 0.0), currency) for n in names]
+    total = [_money(by_name[n]["total_cost"], currency) for n in names]
     return {"options": names, "rows": rows, "residual": residual, "total": total}
+
+
+def grouped_monthly(result: Result, option: str) -> pd.DataFrame:
+    """One option's cost per month [currency] in the chart's groups (:data:`COMPONENT_GROUPS`),
+    months 0..T as the index; groups that are zero throughout are left out."""
+    import pandas as pd
+
+    horizon = result.data["horizon_months"]
+    monthly = result.monthly
+    part = monthly[monthly["option"] == option]
+    table = part.pivot_table(index="month", columns="component", values="cost",
+                             aggfunc="sum", fill_value=0.0).reindex(range(horizon + 1),
+                                                                    fill_value=0.0)
+    pue = site_pue(result)
+    groups = {}
+    for group, members in COMPONENT_GROUPS:
+        present = [c for c in members if c in table.columns]
+        groups[group] = table[present].sum(axis=1) if present else 0.0 * table.index
+    known = {c for _, members in COMPONENT_GROUPS for c in members}
+    others = [c for c in table.columns if c not in known]
+    if others:  # components this code does not know yet count as running costs
+        groups["running"] = groups["running"] + table[others].sum(axis=1)
+    energy = groups["it_energy"]
+    groups["cooling"] = energy * (1 - 1 / pue)
+    groups["it_energy"] = energy - groups["cooling"]
+    frame = pd.DataFrame({group: np.asarray(groups[group], dtype=float)
+                          for group, _ in COMPONENT_GROUPS}, index=table.index)
+    return frame.loc[:, (frame.abs() > 1e-9).any(axis=0)]
+
+
+def group_label(group: str) -> str:
+    """The chart legend's name of a component group."""
+    return t(f"group.{group}")
 
 
 def yearly_cash_flow(result: Result) -> dict[str, Any]:
@@ -362,16 +658,272 @@ def yearly_cash_flow(result: Result) -> dict[str, Any]:
     """
     data = result.data
     currency, horizon = data["currency"], data["horizon_months"]
-    periods = [("Today", 0, 0)]
+    periods = [(t("cash.today"), 0, 0)]
     for start in range(1, horizon + 1, 12):
         end = min(start + 11, horizon)
-        label = f"Year {(start - 1) // 12 + 1}" if end - start == 11 else f"Months {start}–{end}"
+        label = (t("cash.year", n=(start - 1) // 12 + 1) if end - start == 11
+                 else t("cash.months", a=start, b=end))
         periods.append((label, start, end))
     rows = []
     for row in ranked_options(result):
         flows = row.get("monthly_cost")
         if not row["feasible"] or not flows:
             continue
-        rows.append((row["name"], [fmt.money(sum(flows[a:b + 1]), currency, decimals=0)
+        rows.append((row["name"], [_money(sum(flows[a:b + 1]), currency)
                                    for _, a, b in periods]))
     return {"periods": [p[0] for p in periods], "rows": rows}
+
+
+def _quantity(x: float | None) -> str:
+    if fmt.is_missing(x):
+        return ""
+    return fmt.number(x) if abs(x) >= 100 else fmt.figure(x, 2)
+
+
+def breakdown_tables(result: Result) -> list[dict[str, Any]]:
+    """Each feasible option's costs over the horizon as quantity × price = cost.
+
+    One dict per option (cheapest first): ``name``, ``rows`` (each ``component``,
+    ``quantity``, ``unit``, ``price``, ``cost`` as text and ``sub`` for a line that details
+    the one above it) and ``total``. Components that cost nothing are left out; energy is
+    followed by its cooling share.
+    """
+    frame = result.breakdown
+    if frame is None or frame.empty:
+        return []
+    currency = result.data["currency"]
+    pue = site_pue(result)
+    tables = []
+    for option in _feasible(result):
+        part = frame[frame["option"] == option["name"]]
+        rows = []
+        for item in part.itertuples():
+            cost = float(item.cost)
+            if abs(cost) < 0.005:
+                continue
+            residual = item.component == "residual value"
+            rows.append({
+                "component": _component_label(item.component),
+                "quantity": "" if residual else _quantity(item.quantity),
+                "unit": "" if residual else engine_text(str(item.unit or "")),
+                "price": "" if fmt.is_missing(item.price) else fmt.price(item.price, currency),
+                "cost": _money(cost, currency),
+                "sub": False,
+            })
+            if item.component == "energy" and pue > 1:
+                rows.append({
+                    "component": t("costs.cooling"), "quantity": "",
+                    "unit": t("costs.cooling_how", energy=_money(cost, currency),
+                              pue=fmt.figure(pue)),
+                    "price": "",
+                    "cost": _money(cost * (1 - 1 / pue), currency), "sub": True,
+                })
+        tables.append({"name": option["name"], "rows": rows,
+                       "total": _money(option["total_cost"], currency)})
+    return tables
+
+
+# -- free tiers -------------------------------------------------------------------------------
+
+
+def _fallback_of(result: Result, name: str) -> str:
+    frame = result.breakdown
+    if frame is None or frame.empty:
+        return ""
+    part = frame[(frame["option"] == name) & (frame["component"] == "fallback")]
+    for unit in part["unit"]:
+        match = _PASSED_TO.search(str(unit))
+        if match:
+            return match.group(1)
+    return ""
+
+
+def free_tier_rows(result: Result) -> list[dict[str, Any]]:
+    """Every free tier: usable capacity, the share of its work it serves itself, sessions a
+    week, days a job waits, where the rest goes; infeasible ones with their reasons."""
+    rows = []
+    for row in _options(result):
+        if row["kind"] != "free_tier":
+            continue
+        served, unmet = row.get("gpu_hours_per_month"), row.get("unmet_gpu_hours_per_month")
+        share = None
+        if row["feasible"] and not fmt.is_missing(served) and not fmt.is_missing(unmet) \
+                and served + unmet > 0:
+            share = served / (served + unmet)
+        sessions, wait = row.get("sessions_per_week"), row.get("job_wait_days")
+        rows.append({
+            "name": row["name"],
+            "feasible": bool(row["feasible"]),
+            "reasons": list(row.get("reasons") or []),
+            "capacity": fmt.number(row.get("capacity_gpu_hours_per_month")),
+            "served": fmt.percent(share, 0) if share is not None else fmt.MISSING,
+            "sessions": fmt.number(sessions, 1),
+            "sessions_value": None if fmt.is_missing(sessions) else float(sessions),
+            "wait": fmt.number(wait, 1),
+            "wait_value": None if fmt.is_missing(wait) else float(wait),
+            "rest": _fallback_of(result, row["name"]) or fmt.MISSING,
+        })
+    return rows
+
+
+# -- sensitivity ------------------------------------------------------------------------------
+
+
+def sensitivity(result: Result) -> dict[str, Any] | None:
+    """The sensitivity analysis as the report shows it, or None without one.
+
+    ``pair`` (own, versus) or None, ``spread`` ("25%"), ``months`` (the plan's, text),
+    ``rows`` (inputs that move the break-even month or the cheapest option: ``input`` and,
+    per end, months as a number (NaN: never) and text, and the cheapest option when it
+    differs from the plan's, else "") and ``still`` (labels of inputs with no effect).
+    """
+    frame = result.sensitivity
+    if frame is None or frame.empty:
+        return None
+    pair = frame.attrs.get("pair")
+    spread = fmt.percent(frame.attrs.get("spread", float(frame["high"].iloc[0]) - 1))
+    rows, still = [], []
+    for row in frame.itertuples():
+        base, low, high = _name(row.cheapest), _name(row.cheapest_low), _name(row.cheapest_high)
+        if _swing(row) == 0 and low == base and high == base:
+            still.append(engine_text(row.input))
+            continue
+        rows.append({
+            "input": engine_text(row.input),
+            "low": float("nan") if fmt.is_missing(row.months_low) else float(row.months_low),
+            "high": float("nan") if fmt.is_missing(row.months_high) else float(row.months_high),
+            "low_text": fmt.months(row.months_low),
+            "high_text": fmt.months(row.months_high),
+            "cheapest_low": "" if low == base else (low or t("sens.none")),
+            "cheapest_high": "" if high == base else (high or t("sens.none")),
+            "cheapest_low_text": low or t("sens.none"),
+            "cheapest_high_text": high or t("sens.none"),
+        })
+    base = float(frame["months"].iloc[0])
+    return {"pair": tuple(pair) if pair else None, "spread": spread,
+            "months": base, "months_text": fmt.months(base), "rows": rows, "still": still,
+            "cheapest": _name(frame["cheapest"].iloc[0])}
+
+
+# -- the appendix -----------------------------------------------------------------------------
+
+
+def formulas(result: Result) -> list[dict[str, str]]:
+    """The model's rules in plain notation, those that apply to this plan's options, each
+    ``{"name", "formula"}``."""
+    kinds = set(_kinds(result).values())
+    components = set()
+    if result.breakdown is not None and not result.breakdown.empty:
+        components = set(result.breakdown["component"])
+    wanted = ["symbols", "discount", "demand", "total", "pv", "per_hour"]
+    if "cloud" in kinds:
+        wanted += ["instance_hours", "rent"]
+        if "reservation" in components:
+            wanted.append("reserved")
+    if "own" in kinds:
+        wanted += ["capacity", "energy", "cooling", "running", "residual"]
+        if "financing" in components:
+            wanted.append("loan")
+    if "free_tier" in kinds:
+        wanted.append("free_tier")
+    if result.data.get("break_even"):
+        wanted += ["break_even_months", "break_even_usage"]
+    return [{"name": t(f"f.{key}"), "formula": t(f"fx.{key}")} for key in wanted]
+
+
+def _plain(x: float) -> str:
+    """An amount in a calculation: whole units with separators, no currency symbol."""
+    return fmt.number(x)
+
+
+def _sum_text(values: list[float]) -> str:
+    text = _plain(values[0]) if values else "0"
+    for value in values[1:]:
+        text += (" − " if value < 0 else " + ") + _plain(abs(value))
+    return text
+
+
+def worked_figures(result: Result) -> list[dict[str, Any]]:
+    """Every option's figures redone by hand from the report's own numbers.
+
+    One dict per feasible option: ``name`` and ``rows`` of ``(figure, calculation, result)``
+    text: total cost as the sum of its components, present value with the discount factors,
+    cost per GPU-hour, the cooling share of energy, and each break-even month from the
+    cumulative costs.
+    """
+    data = result.data
+    currency, horizon, rate = data["currency"], data["horizon_months"], data["discount_rate"]
+    monthly = result.monthly
+    pue = site_pue(result)
+    demand_total = _demand_total(result)
+    groups = []
+    for option in _feasible(result):
+        name = option["name"]
+        rows = []
+        flows = np.asarray(option["monthly_cost"], dtype=float)
+        residual = float(option["residual_value"] or 0.0)
+        parts = []
+        if monthly is not None and not monthly.empty:
+            sums = monthly[monthly["option"] == name].groupby("component")["cost"].sum()
+            parts = [float(sums[c]) for c in COMPONENT_ORDER if c in sums and abs(sums[c]) >= 0.5]
+        if not parts:
+            parts = [float(flows.sum())]
+        values = parts + ([-residual] if residual else [])
+        rows.append((t("worked.total"), _sum_text(values), _money(option["total_cost"], currency)))
+        if rate:
+            v = (1 + rate) ** (-np.arange(flows.size) / 12)
+            discounted = float((v * flows).sum())
+            v_t = (1 + rate) ** (-horizon / 12)
+            text = t("worked.pv_sum", flows=_plain(discounted))
+            if residual:
+                text = t("worked.pv_rv", flows=_plain(discounted), T=horizon,
+                         v_T=f"{v_t:.4f}", rv=_plain(residual))
+            rows.append((t("worked.pv"), text, _money(option["present_value"], currency)))
+        if demand_total:
+            rows.append((t("worked.per_hour"),
+                         (f"{_plain(option['total_cost'])} / {fmt.number(demand_total)} "
+                         f"{t('worked.demand')}"),
+                         fmt.money(option["cost_per_gpu_hour"], currency, decimals=2)))
+        if monthly is not None and not monthly.empty and pue > 1:
+            energy = float(monthly[(monthly["option"] == name)
+                                   & (monthly["component"] == "energy")]["cost"].sum())
+            if abs(energy) >= 0.5:
+                rows.append((t("worked.cooling"), f"{_plain(energy)} × (1 − 1/{fmt.figure(pue)})",
+                             _money(energy * (1 - 1 / pue), currency)))
+        for pair in data.get("break_even") or []:
+            if pair["own"] != name:
+                continue
+            other = next((r for r in data["options"] if r["name"] == pair["versus"]), None)
+            if other is None or not other.get("monthly_cost"):
+                continue
+            rows.append((t("worked.break_even", versus=pair["versus"]),
+                         _break_even_text(flows, np.asarray(other["monthly_cost"], dtype=float),
+                                          horizon), fmt.months(pair["months"], 2)))
+        groups.append({"name": name, "rows": rows})
+    return groups
+
+
+def _demand_total(result: Result) -> float | None:
+    """Reference GPU-hours of demand over the horizon, from any option's cost per GPU-hour."""
+    for option in _feasible(result):
+        per_hour, total = option.get("cost_per_gpu_hour"), option.get("total_cost")
+        if not fmt.is_missing(per_hour) and per_hour and not fmt.is_missing(total):
+            return float(total) / float(per_hour)
+    return None
+
+
+def _break_even_text(own: np.ndarray, other: np.ndarray, horizon: int) -> str:
+    """The break-even month of two cost streams, as the calculation (SPEC §5.6)."""
+    c_own, c_other = np.cumsum(own), np.cumsum(other)
+    delta = c_own - c_other
+    tolerance = 1e-9 * max(1.0, float(np.abs(c_own).max()), float(np.abs(c_other).max()))
+    above = np.nonzero(delta > tolerance)[0]
+    if above.size == 0:
+        return t("worked.start")
+    k = int(above.max())
+    if k >= delta.size - 1:
+        return t("worked.never", T=horizon)
+    a, b = float(delta[k]), float(delta[k + 1])
+    months = k + a / (a - b)
+    return t("worked.months", k=k, k1=k + 1, a=_plain(a), b=_plain(b), bn=_plain(-b),
+             months=f"{months:.2f}")

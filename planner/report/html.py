@@ -2,8 +2,12 @@
 
 One template, ``report.html``, with ``report.css`` inlined into it and the charts inlined as
 SVG, so the HTML file stands alone and prints like the PDF. Autoescaping is on and an undefined
-variable is an error. Nothing in the output depends on the clock or the machine except the
-``date`` printed, which the caller can pin.
+variable is an error; every fixed text comes from :mod:`planner.report.i18n` (``t`` in the
+template). Nothing in the output depends on the clock or the machine except the ``date``
+printed, which the caller can pin, and, for Chinese, the CJK font found on the machine.
+
+The page (A4 or Letter) keeps a 176 mm wide text block on both papers, so the charts, drawn
+once at that width, print at their true size; only the page's height differs.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner import fmt
-from planner.report import charts, content
+from planner.report import PAPERS, charts, content, i18n
 
 if TYPE_CHECKING:
     import jinja2
@@ -56,6 +60,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals["nowrap"] = _nowrap
+    env.globals["t"] = i18n.t
     return env
 
 
@@ -77,30 +82,62 @@ def _version() -> str:
         return "unknown"
 
 
-def _paid_today(result: Result) -> str:
-    """What the cheapest option pays in month 0 ("" for nothing), left out of its bar chart."""
-    data = result.data
-    row = next((r for r in data["options"] if r["name"] == data.get("cheapest")), None)
-    flows = (row or {}).get("monthly_cost") or []
-    if not flows or fmt.is_missing(flows[0]) or flows[0] == 0:
-        return ""
-    return fmt.money(flows[0], data["currency"], decimals=0)
+#: CSS page size and side margins of each paper: the text block is 176 mm wide on both, so
+#: the charts, drawn once at that width, print at their true size.
+_PAGE = {"a4": ("A4", "17mm"), "letter": ("letter", "19.95mm")}
 
 
-def context(result: Result, date: datetime.date) -> dict[str, Any]:
-    """Everything the template shows, already formatted."""
+def check_paper(paper: str) -> None:
+    """ValueError unless ``paper`` is one of :data:`PAPERS`."""
+    if paper not in PAPERS:
+        msg = f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}"
+        raise ValueError(msg)
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _page_css(paper: str, lang: str) -> str:
+    """The rules that depend on the paper and the language: page size, side margins, the
+    page-number text and, for Chinese, the CJK font after DejaVu Sans."""
+    size, side = _PAGE[paper]
+    number = (f"{_css_string(i18n.t('page') + ' ')} counter(page) "
+              f"{_css_string(' ' + i18n.t('page.of') + ' ')} counter(pages) "
+              f"{_css_string(i18n.t('page.end'))}")
+    rules = [f"@page {{ size: {size}; margin-left: {side}; margin-right: {side};",
+             f"  @bottom-right {{ content: {number}; }} }}"]
+    family = i18n.cjk_font() if lang == "zh" else None
+    if family:
+        fonts = f'"DejaVu Sans", {_css_string(family)}, sans-serif'
+        rules += [f"html {{ font-family: {fonts}; }}",
+                  (f"@page {{ @top-left {{ font-family: {fonts}; }} "
+                  f"@top-right {{ font-family: {fonts}; }} "
+                  f"@bottom-right {{ font-family: {fonts}; }} }}")]
+    return "\n".join(rules)
+
+
+def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str, Any]:
+    """Everything the template shows, already formatted, in the current language."""
     from markupsafe import Markup
 
     data = result.data
     svgs = {
+        "ranking": charts.ranking(result),
         "cumulative": charts.cumulative_cost(result),
         "usage": charts.cost_vs_usage(result),
         "breakdown": charts.monthly_breakdown(result),
+        "sensitivity": charts.sensitivity(result),
+        "free": charts.free_tiers(result),
     }
     marked = content.marked_break_even(result)
+    lang = i18n.current()
     return {
         "version": _version(),
+        "lang": "zh-Hans" if lang == "zh" else "en",
         "css": Markup(_template_source(STYLESHEET)),
+        "page_css": Markup(_page_css(paper, lang)),
+        "paper": paper,
         "title": data["title"],
         "date": date.isoformat(),
         "currency": data["currency"],
@@ -110,30 +147,42 @@ def context(result: Result, date: datetime.date) -> dict[str, Any]:
         "discount_rate_text": fmt.percent(data["discount_rate"]),
         "catalog_as_of": data.get("catalog_as_of"),
         "cheapest": data.get("cheapest"),
-        "recommendation": content.recommendation_parts(result),
-        "paid_today": _paid_today(result),
-        "inputs": list(result.inputs),
+        "decision": content.decision_parts(result),
+        "key_figures": content.key_figures(result),
+        "break_even_sentence": content.break_even_sentence(result),
+        "risk": content.risk_sentence(result),
+        "inputs": content.inputs(result),
         "options": content.option_rows(result),
         "warnings": content.warnings(result, date),
-        "break_even": content.break_even_rows(result),
+        "matrix": content.break_even_matrix(result),
         "marked_break_even": any(not fmt.is_missing(r["months"]) for r in marked),
         "marked_usage": any(not fmt.is_missing(r["gpu_hours_per_month"]) for r in marked),
         "charts": {name: Markup(svg) if svg else None for name, svg in svgs.items()},
-        "components": content.component_totals(result),
+        "pue": fmt.figure(content.site_pue(result)),
+        "sensitivity": content.sensitivity(result),
         "cash_flow": content.yearly_cash_flow(result),
+        "costs": content.breakdown_tables(result),
+        "free_tiers": content.free_tier_rows(result),
         "assumptions": content.assumption_rows(result),
+        "formulas": content.formulas(result),
+        "worked": content.worked_figures(result),
     }
 
 
-def render_html(result: Result, date: datetime.date) -> str:
-    """The stand-alone HTML report."""
-    return environment().get_template(TEMPLATE).render(context(result, date))
+def render_html(result: Result, date: datetime.date, paper: str = "a4",
+                lang: str = "en") -> str:
+    """The stand-alone HTML report, on ``paper`` when printed, in ``lang`` (already resolved:
+    :func:`planner.report.i18n.resolve` decides whether Chinese can be printed)."""
+    check_paper(paper)
+    with i18n.language(lang):
+        return environment().get_template(TEMPLATE).render(context(result, date, paper))
 
 
 _PDF_LOCK = threading.Lock()
 
 
-def render_pdf(result: Result, date: datetime.date) -> bytes:
+def render_pdf(result: Result, date: datetime.date, paper: str = "a4",
+               lang: str = "en") -> bytes:
     """The PDF report: WeasyPrint prints the same HTML.
 
     The PDF is as reproducible as the HTML: its dates come from ``date`` (the ``dcterms``
@@ -143,7 +192,7 @@ def render_pdf(result: Result, date: datetime.date) -> bytes:
     """
     import weasyprint
 
-    html = render_html(result, date)
+    html = render_html(result, date, paper, lang)
     document = weasyprint.HTML(string=html, base_url=None)
     with _PDF_LOCK:
         if "SOURCE_DATE_EPOCH" in os.environ:

@@ -1,4 +1,10 @@
-"""The plain-text formats: JSON (SPEC §2), CSV (the options table) and Markdown."""
+"""The plain formats: JSON (SPEC §2), CSV (the options table), ZIP (every table as CSV) and
+Markdown (every table, aligned).
+
+CSV files are UTF-8 without a byte-order mark, comma-separated, one line per row ending in
+"\\n", with a header row of field names. Figures are unrounded (``repr`` of the float), in the
+plan's currency; a missing figure (null) is an empty cell, a boolean ``true``/``false``.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,12 @@ import csv
 import datetime
 import io
 import json
+import unicodedata
+import zipfile
 from typing import TYPE_CHECKING, Any
 
 from planner import fmt
-from planner.report import content
-from planner.result import OPTION_FIELDS
+from planner.report import content, tables
 
 if TYPE_CHECKING:
     from planner.result import Result
@@ -21,6 +28,9 @@ def render_json(result: Result) -> str:
     return json.dumps(result.to_dict(), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
+# -- CSV ----------------------------------------------------------------------------------------
+
+
 def _csv_value(value: Any) -> str:
     if fmt.is_missing(value):
         return ""
@@ -28,49 +38,271 @@ def _csv_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
         return "; ".join(str(v) for v in value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
     return str(value)
 
 
 def csv_columns(result: Result) -> list[str]:
     """The CSV's columns: the scalar fields of SPEC §2 in its order, then any added ones."""
-    columns = [name for name in OPTION_FIELDS if name != "monthly_cost"]
-    for row in result.data["options"]:
-        for key, value in row.items():
-            if key not in columns and key != "monthly_cost" and not isinstance(value, dict):
-                columns.append(key)
-    return [*columns, "currency"]
+    return [*tables.option_columns(result), "currency"]
+
+
+def table_csv(table: tables.Table, currency: str) -> str:
+    """One table as CSV: a header of column keys (and ``currency`` last when the table holds
+    money), then its rows."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header = [c.key for c in table.columns]
+    writer.writerow([*header, "currency"] if table.currency_column else header)
+    for row in table.rows:
+        cells = [_csv_value(v) for v in row]
+        writer.writerow([*cells, currency] if table.currency_column else cells)
+    return buffer.getvalue()
 
 
 def render_csv(result: Result) -> str:
     """One row per option, in file order: every scalar field of SPEC §2 and the currency.
 
     ``monthly_cost`` is left out; ``reasons`` and ``warnings`` are joined with "; ". Money is
-    unrounded, in the ``currency`` column's currency; a null is an empty cell. The break-even
-    table is not in the CSV: it is in the JSON, Markdown, HTML and PDF reports.
+    unrounded, in the ``currency`` column's currency; a null is an empty cell. The other tables
+    are in the ZIP format (:func:`render_zip`), one CSV file each.
     """
-    columns = csv_columns(result)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    for row in result.data["options"]:
-        values = dict(row, currency=result.data["currency"])
-        writer.writerow([_csv_value(values.get(column)) for column in columns])
+    return table_csv(tables.options_table(result), result.data["currency"])
+
+
+def zip_names(result: Result) -> list[str]:
+    """Names of the files in the ZIP, in order: the summary, then every table of
+    :func:`planner.report.tables.tables`."""
+    return ["summary.csv"] + [f"{t.name}.csv" for t in tables.tables(result)]
+
+
+def render_zip(result: Result, date: datetime.date) -> bytes:
+    """Every table as a CSV file in one ZIP archive: ``summary.csv`` (title, date,
+    recommendation, key inputs, warnings), then ``options.csv`` (the same bytes as
+    ``--format csv``), ``monthly.csv``, ``monthly_long.csv``, ``breakdown.csv``,
+    ``cash_flow_by_year.csv``, ``break_even.csv``, ``sensitivity.csv``, ``cost_vs_usage.csv``
+    and ``assumptions.csv``.
+
+    Reproducible: every entry is dated ``date`` at midnight, with fixed attributes, so the same
+    result and date give the same bytes.
+    """
+    currency = result.data["currency"]
+    files = [("summary.csv", table_csv(tables.summary_table(result, date), currency))]
+    files += [(f"{t.name}.csv", table_csv(t, currency)) for t in tables.tables(result)]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files:
+            archive.writestr(fixed_zipinfo(name, date), text.encode("utf-8"))
     return buffer.getvalue()
+
+
+def fixed_zipinfo(name: str, date: datetime.date) -> zipfile.ZipInfo:
+    """A ZIP entry header that depends on nothing but ``name`` and ``date``: the date at
+    midnight (1980-01-01 at the earliest, the format's first day), a regular file readable by
+    all, deflated, made on "Unix" whatever the platform."""
+    stamp = max(date, datetime.date(1980, 1, 1))
+    info = zipfile.ZipInfo(name, date_time=(stamp.year, stamp.month, stamp.day, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3
+    info.create_version = 20
+    info.extract_version = 20
+    info.external_attr = 0o100644 << 16
+    return info
+
+
+# -- Markdown -----------------------------------------------------------------------------------
 
 
 def _cell(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def _table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |",
-             "|" + "|".join("---:" if i in numeric else "---" for i in range(len(header))) + "|"]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a fixed-width font: wide East Asian characters take two,
+    combining marks none."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def markdown_table(header: list[str], rows: list[list[str]], numeric: set[int]) -> list[str]:
+    """A Markdown table whose columns line up in the source: numeric columns right-aligned."""
+    cells = [[_cell(h) for h in header]] + [[_cell(c) for c in row] for row in rows]
+    widths = [max(3, *(_width(line[i]) for line in cells)) for i in range(len(header))]
+
+    def line(values: list[str]) -> str:
+        padded = []
+        for i, text in enumerate(values):
+            gap = " " * (widths[i] - _width(text))
+            padded.append(gap + text if i in numeric else text + gap)
+        return "| " + " | ".join(padded) + " |"
+
+    rule = "|" + "|".join("-" * (widths[i] + 1) + ":" if i in numeric else "-" * (widths[i] + 2)
+                          for i in range(len(header))) + "|"
+    return [line(cells[0]), rule] + [line(values) for values in cells[1:]]
+
+
+def _price(value: Any, currency: str) -> str:
+    """A price per unit: cents from 1 up, up to four decimals below ("$0.1600" reads "$0.16")."""
+    if fmt.is_missing(value):
+        return ""
+    value = float(value)
+    if abs(value) >= 1 or value == 0:
+        return fmt.money(value, currency, decimals=2)
+    text = fmt.money(value, currency, decimals=4)
+    while text.endswith("0") and len(text.rsplit(".", 1)[-1]) > 2:
+        text = text[:-1]
+    return text
+
+
+def _quantity(value: Any) -> str:
+    return "" if fmt.is_missing(value) else fmt.figure(value, 2)
+
+
+def _months(value: Any) -> str:
+    if fmt.is_missing(value):
+        return "never"
+    return "from the start" if value == 0 else fmt.months(value)
+
+
+def _breakdown_lines(result: Result) -> list[str]:
+    """What each option's costs are made of: quantity × price per component (one table per
+    option), else the component totals side by side."""
+    data = result.data
+    currency = data["currency"]
+    table = tables.breakdown_table(result)
+    lines = ["## What the costs are made of", ""]
+    if table.rows:
+        by_name = {r["name"]: r for r in data["options"]}
+        names = [r["name"] for r in content.ranked_options(result)
+                 if r["name"] in set(table.column("option"))]
+        for name in names:
+            rows = []
+            for option, component, quantity, unit, price, cost in table.rows:
+                if option != name:
+                    continue
+                rows.append([str(component).replace("_", " "), _quantity(quantity), unit or "",
+                             _price(price, currency), fmt.money(cost, currency, decimals=0)])
+            rows.append(["total", "", "", "",
+                         fmt.money(by_name[name]["total_cost"], currency, decimals=0)])
+            lines += [f"### {_cell(name)}", ""]
+            lines += markdown_table(["Component", "Quantity", "Unit", "Price per unit", "Cost"],
+                                    rows, numeric={1, 3, 4})
+            lines.append("")
+        return lines
+    totals = content.component_totals(result)
+    if not totals["options"]:
+        return []
+    rows = [[component, *values] for component, values in totals["rows"]]
+    rows.append(["residual value", *totals["residual"]])
+    rows.append(["total", *totals["total"]])
+    lines += markdown_table(["Component", *totals["options"]], rows,
+                            numeric=set(range(1, len(totals["options"]) + 1)))
+    return lines + [""]
+
+
+def _cash_flow_lines(result: Result) -> list[str]:
+    table = tables.cash_flow_table(result)
+    if not table.rows:
+        return []
+    currency = result.data["currency"]
+    rank = [r["name"] for r in content.ranked_options(result)]
+    rows = [[row[0], *[fmt.money(v, currency, decimals=0) for v in row[1:]]]
+            for row in sorted(table.rows, key=lambda row: rank.index(row[0]))]
+    lines = ["## Money paid by year", ""]
+    lines += markdown_table([c.label for c in table.columns], rows,
+                            numeric=set(range(1, len(table.columns))))
+    return lines + ["", "Residual value is not a payment and is not counted here.", ""]
+
+
+def _break_even_lines(result: Result) -> list[str]:
+    data = result.data
+    pairs = data.get("break_even") or []
+    if not pairs:
+        return []
+    horizon = data["horizon_months"]
+    lines = ["## When buying pays off", ""]
+    owns = list(dict.fromkeys(p["own"] for p in pairs))
+    versus = [r["name"] for r in data["options"]
+              if any(p["versus"] == r["name"] for p in pairs)]
+    months = {(p["own"], p["versus"]): p["months"] for p in pairs}
+    matrix = []
+    for own in owns:
+        cells = [own]
+        for other in versus:
+            if (own, other) not in months:
+                cells.append(fmt.MISSING)
+            elif fmt.is_missing(months[(own, other)]):
+                cells.append("never")
+            else:
+                cells.append(fmt.number(months[(own, other)], 1))
+        matrix.append(cells)
+    lines += markdown_table(["Own / against", *versus], matrix,
+                            numeric=set(range(1, len(versus) + 1)))
+    lines += ["", (f"Months until buying the row's option pays off against the column's "
+                   f"(cumulative cost, residual value not counted); never: not within "
+                   f"{horizon} months."), ""]
+    lines += markdown_table(
+        ["Own", "Against", "Pays off after", "Busy system-hours until then",
+         "Break-even usage (GPU-hours / month)"],
+        [[r["own"], r["versus"], r["months"], r["system_hours"],
+          r["usage"] + (f" ({r['direction']})" if r["direction"] else "")]
+         for r in content.break_even_rows(result)],
+        numeric={2, 3, 4})
+    lines += ["", ("Pays off after: cumulative cost, residual value not counted. "
+                   "Break-even usage: month-1 demand in reference GPU-hours at which both "
+                   "cost the same in present value."), ""]
     return lines
 
 
+def _sensitivity_lines(result: Result) -> list[str]:
+    frame = result.sensitivity
+    if frame is None or frame.empty:
+        return []
+    pair = frame.attrs.get("pair")
+    records = frame.to_dict("records")
+    low, high = float(records[0]["low"]), float(records[0]["high"])
+    down, up = f"−{fmt.percent(1 - low)}", f"+{fmt.percent(high - 1)}"
+    base = records[0]["cheapest"]
+
+    def cheapest(name: Any) -> str:
+        text = fmt.MISSING if name is None else str(name)
+        return f"**{text}**" if name != base else text
+
+    lines = ["## What changes the answer", ""]
+    header = ["Input"]
+    if pair:
+        header += [f"Pays off at {down}", f"Pays off at {up}"]
+    header += [f"Cheapest at {down}", f"Cheapest at {up}"]
+    rows = []
+    for r in records:
+        cells = [r["input"]]
+        if pair:
+            cells += [_months(r["months_low"]), _months(r["months_high"])]
+        cells += [cheapest(r["cheapest_low"]), cheapest(r["cheapest_high"])]
+        rows.append(cells)
+    lines += markdown_table(header, rows, numeric={1, 2} if pair else set())
+    text = (f"Each input moved {fmt.percent(1 - low)} down and {fmt.percent(high - 1)} up, "
+            "one at a time")
+    if pair:
+        text += (f": when {pair[0]} pays off against {pair[1]} (as planned: "
+                 f"{_months(records[0]['months'])}) and which option is then the cheapest "
+                 f"(as planned: {base or fmt.MISSING}; a change in bold).")
+    else:
+        text += f": which option is then the cheapest (as planned: {base or fmt.MISSING}; " \
+                "a change in bold)."
+    return lines + ["", text, ""]
+
+
 def render_markdown(result: Result, date: datetime.date) -> str:
-    """Title, the recommendation, then the options, break-even and assumptions tables."""
+    """Title, the recommendation and key inputs, then every table: options, warnings, cost
+    breakdown per option, money by year, break-even (matrix and pairs), sensitivity and
+    assumptions. Columns line up in the source; figures are rounded for reading (the CSV, ZIP
+    and XLSX formats carry them unrounded)."""
     data = result.data
     meta = [date.isoformat(), f"{data['horizon_months']}-month horizon",
             f"money in {data['currency']}"]
@@ -91,35 +323,28 @@ def render_markdown(result: Result, date: datetime.date) -> str:
         rows.append([name, row.kind, row.gpu, feasible, row.total_cost, row.present_value,
                      row.cost_per_gpu_hour, row.gpu_hours_per_month, row.capacity,
                      row.residual_value])
-    lines += _table(["Option", "Kind", "GPU", "Feasible", "Total cost", "Present value",
-                     "Per GPU-hour", "GPU-hours / month", "Capacity / month", "Residual value"],
-                    rows, numeric={4, 5, 6, 7, 8, 9})
+    lines += markdown_table(["Option", "Kind", "GPU", "Feasible", "Total cost",
+                             "Present value", "Per GPU-hour", "GPU-hours / month",
+                             "Capacity / month", "Residual value"],
+                            rows, numeric={4, 5, 6, 7, 8, 9})
     lines.append("")
 
     notes = content.warnings(result, date)
     if notes:
         lines += ["## Warnings", ""] + [f"- {_cell(n)}" for n in notes] + [""]
 
-    break_even = content.break_even_rows(result)
-    if break_even:
-        lines += ["## When buying pays off", ""]
-        lines += _table(
-            ["Own", "Against", "Pays off after", "Busy system-hours until then",
-             "Break-even usage (GPU-hours / month)"],
-            [[r["own"], r["versus"], r["months"], r["system_hours"],
-              r["usage"] + (f" ({r['direction']})" if r["direction"] else "")]
-             for r in break_even],
-            numeric={2, 3, 4})
-        lines += ["", ("Pays off after: cumulative cost, residual value not counted. "
-                       "Break-even usage: month-1 demand in reference GPU-hours at which both "
-                       "cost the same in present value."), ""]
+    lines += _breakdown_lines(result)
+    lines += _cash_flow_lines(result)
+    lines += _break_even_lines(result)
+    lines += _sensitivity_lines(result)
 
     lines += ["## Assumptions", ""]
     assumptions = content.assumption_rows(result)
     if assumptions:
-        lines += _table(["Item", "Value", "As of", "Source"],
-                        [[r["item"], r["value"], r["as_of"], r["source"]] for r in assumptions],
-                        numeric=set())
+        lines += markdown_table(
+            ["Item", "Value", "As of", "Source"],
+            [[r["item"], r["value"], r["as_of"], r["source"]] for r in assumptions],
+            numeric=set())
         lines.append("")
     else:
         lines += ["No assumptions were recorded.", ""]

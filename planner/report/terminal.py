@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from planner.report import content
+from planner.report import content, i18n
+from planner.report.i18n import t
 
 if TYPE_CHECKING:
     import rich.table
@@ -12,23 +13,27 @@ if TYPE_CHECKING:
     from planner.result import Result
 
 
-def summary_table(result: Result) -> rich.table.Table:
-    """Option, feasible, total, present value and cost per GPU-hour; the cheapest marked."""
+def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
+    """Option, feasible, total, present value and cost per GPU-hour; the cheapest marked; in
+    ``lang`` (a terminal needs no font check)."""
     from rich.table import Table
     from rich.text import Text
 
-    data = result.data
-    table = Table(title=data["title"], caption=content.recommendation(result),
-                  caption_justify="left")
-    table.add_column("Option (★ cheapest)")
-    table.add_column("Feasible")
-    table.add_column(f"Total ({data['currency']})", justify="right")
-    table.add_column("Present value", justify="right")
-    table.add_column("Per GPU-hour", justify="right")
-    for row in content.option_rows(result):
-        name = Text(row.name)
-        if row.cheapest:
-            name = Text.assemble((row.name, "bold green"), (" ★", "green"))
-        feasible = "yes" if row.feasible else Text("no: " + "; ".join(row.reasons), "red")
-        table.add_row(name, feasible, row.total_cost, row.present_value, row.cost_per_gpu_hour)
+    with i18n.language(lang):
+        data = result.data
+        table = Table(title=data["title"], caption=content.recommendation(result),
+                      caption_justify="left")
+        table.add_column(t("term.option"))
+        table.add_column(t("term.feasible"))
+        table.add_column(t("term.total", currency=data["currency"]), justify="right")
+        table.add_column(t("term.pv"), justify="right")
+        table.add_column(t("term.per_hour"), justify="right")
+        for row in content.option_rows(result):
+            name = Text(row.name)
+            if row.cheapest:
+                name = Text.assemble((row.name, "bold green"), (" ★", "green"))
+            feasible = (t("yes") if row.feasible
+                        else Text(t("term.no", reasons="; ".join(row.reasons)), "red"))
+            table.add_row(name, feasible, row.total_cost, row.present_value,
+                          row.cost_per_gpu_hour)
     return table

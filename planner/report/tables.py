@@ -1,0 +1,375 @@
+"""Every table of a result as plain rows of raw values, for the CSV, ZIP and XLSX formats.
+
+A :class:`Table` holds unformatted values (``None`` for a missing figure, never NaN), so each
+format decides how to write them: the CSV files write them unrounded, the workbook writes
+numbers as numbers with a number format from the column's ``kind``. The tables, in order:
+
+======================  ==========================================================================
+``options``             one row per option, file order: the scalar fields of SPEC §2 (the
+                        ``--format csv`` table)
+``monthly``             one row per option and cost component, one column per month 0..T (wide)
+``monthly_long``        ``result.monthly`` as it is: option, month, component, cost (long)
+``breakdown``           ``result.breakdown``: option, component, quantity, unit, price, cost
+``cash_flow_by_year``   money paid per option today (month 0) and in each 12 months
+``break_even``          one row per (own, versus) pair: SPEC §5.6 figures, and on which side of
+                        the break-even usage buying is cheaper
+``sensitivity``         each key input moved down and up: break-even month of the headline pair
+                        and the cheapest option
+``cost_vs_usage``       present value of every option at each month-1 usage level (wide)
+``assumptions``         what the figures rest on: item, value, as_of, source
+======================  ==========================================================================
+
+:func:`summary` gives the report's head (title, date, recommendation, key inputs, warnings) as
+label/value pairs, the first sheet of the workbook and ``summary.csv`` of the ZIP.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from dataclasses import dataclass, field
+from numbers import Real
+from typing import TYPE_CHECKING, Any
+
+from planner.report import content
+from planner.result import OPTION_FIELDS
+
+if TYPE_CHECKING:
+    from planner.result import Result
+
+#: Column kinds, which say how a workbook formats a column's numbers.
+KINDS = ("text", "bool", "integer", "number", "money", "price", "months", "fraction",
+         "factor", "date")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: ``key`` heads the CSV column, ``label`` the workbook's and Markdown's."""
+
+    key: str
+    label: str
+    kind: str = "text"
+    #: Decimals shown for ``number`` columns in the workbook (the value is never rounded).
+    decimals: int = 0
+
+
+@dataclass
+class Table:
+    """A table of raw values: ``rows`` are lists in the order of ``columns``.
+
+    ``name`` is the CSV file's stem, ``title`` the workbook sheet's name (at most 31
+    characters). ``currency_column``: the CSV files add a last column ``currency`` (the plan's
+    currency) when the table holds money; the workbook shows the currency in its number format
+    instead. ``frozen`` is the number of leading columns kept in view when scrolling sideways.
+    """
+
+    name: str
+    title: str
+    columns: list[Column]
+    rows: list[list[Any]] = field(default_factory=list)
+    currency_column: bool = False
+    frozen: int = 0
+
+    def column(self, key: str) -> list[Any]:
+        """The values of the column ``key``."""
+        index = [c.key for c in self.columns].index(key)
+        return [row[index] for row in self.rows]
+
+
+def clean(value: Any) -> Any:
+    """A cell value: ``None`` for a missing figure (None, NaN) or empty text, numpy scalars as
+    Python ones."""
+    if value is None or (isinstance(value, str) and value == ""):
+        return None
+    if hasattr(value, "item") and not isinstance(value, (list, tuple, str)):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, Real) and not isinstance(value, (bool, int)):
+        value = float(value)
+    return value
+
+
+# -- the options table (the --format csv table) ----------------------------------------------
+
+_OPTION_KINDS = {
+    "feasible": ("bool", 0), "gpus": ("integer", 0),
+    "gpu_hours_per_month": ("number", 1), "total_cost": ("money", 0),
+    "present_value": ("money", 0), "residual_value": ("money", 0),
+    "cost_per_gpu_hour": ("price", 0), "energy_kwh": ("number", 0),
+    "carbon_kg": ("number", 0), "capacity_gpu_hours_per_month": ("number", 1),
+    "unmet_gpu_hours_per_month": ("number", 1), "first_unmet_month": ("integer", 0),
+    "sessions_per_week": ("number", 2), "job_wait_days": ("number", 1),
+}
+
+
+_OPTION_LABELS = {
+    "name": "Option", "gpu": "GPU", "gpus": "GPUs",
+    "gpu_hours_per_month": "GPU-hours/month (own)", "cost_per_gpu_hour": "Cost per GPU-hour",
+    "energy_kwh": "Energy (kWh)", "carbon_kg": "Carbon (kg CO2e)",
+    "capacity_gpu_hours_per_month": "Capacity (GPU-hours/month)",
+    "unmet_gpu_hours_per_month": "Unmet (GPU-hours/month)", "job_wait_days": "Job wait (days)",
+}
+
+
+def _label(key: str) -> str:
+    if key in _OPTION_LABELS:
+        return _OPTION_LABELS[key]
+    text = key.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def option_columns(result: Result) -> list[str]:
+    """The options table's fields: the scalar fields of SPEC §2 in its order, then any added
+    ones (the CSV adds ``currency`` last)."""
+    columns = [name for name in OPTION_FIELDS if name != "monthly_cost"]
+    for row in result.data["options"]:
+        for key, value in row.items():
+            if key not in columns and key != "monthly_cost" and not isinstance(value, dict):
+                columns.append(key)
+    return columns
+
+
+def options_table(result: Result) -> Table:
+    keys = option_columns(result)
+    columns = []
+    for key in keys:
+        kind, decimals = _OPTION_KINDS.get(key, ("text", 0))
+        if key not in _OPTION_KINDS:
+            sample = [r.get(key) for r in result.data["options"] if r.get(key) is not None]
+            if sample and all(isinstance(v, Real) and not isinstance(v, bool) for v in sample):
+                kind, decimals = "number", 2
+        columns.append(Column(key, _label(key), kind, decimals))
+    rows = []
+    for row in result.data["options"]:
+        cells = []
+        for key in keys:
+            value = row.get(key)
+            if isinstance(value, (list, tuple)):
+                value = "; ".join(str(v) for v in value) or None
+            cells.append(clean(value))
+        rows.append(cells)
+    return Table("options", "Options", columns, rows, currency_column=True, frozen=1)
+
+
+# -- monthly costs -----------------------------------------------------------------------------
+
+
+def _option_order(result: Result) -> list[str]:
+    return [row["name"] for row in result.data["options"]]
+
+
+def _component_rank(component: str) -> tuple[int, str]:
+    order = content.COMPONENT_ORDER
+    return (order.index(component), "") if component in order else (len(order), component)
+
+
+def _ordered_monthly(result: Result):
+    """``result.monthly`` in file order of the options, then component order, then month."""
+    frame = result.monthly
+    if frame is None or frame.empty:
+        return None
+    names = _option_order(result)
+    frame = frame.assign(
+        _option=frame["option"].map(lambda n: names.index(n) if n in names else len(names)),
+        _component=frame["component"].map(lambda c: _component_rank(str(c))))
+    return frame.sort_values(["_option", "_component", "month"], kind="stable")
+
+
+def monthly_table(result: Result) -> Table:
+    """Wide: one row per option and component (as in ``result.monthly``), a column per month."""
+    horizon = int(result.data["horizon_months"])
+    columns = [Column("option", "Option"), Column("component", "Component")]
+    columns += [Column(f"month_{m}", f"Month {m}", "money") for m in range(horizon + 1)]
+    rows = []
+    frame = _ordered_monthly(result)
+    if frame is not None:
+        for (option, component), group in frame.groupby(["option", "component"], sort=False):
+            by_month = dict(zip(group["month"].astype(int), group["cost"]))
+            rows.append([str(option), str(component),
+                         *[clean(by_month.get(m)) for m in range(horizon + 1)]])
+    return Table("monthly", "Monthly", columns, rows, currency_column=True, frozen=2)
+
+
+def monthly_long_table(result: Result) -> Table:
+    """Long: ``result.monthly`` as it is, one row per option, month and component."""
+    columns = [Column("option", "Option"), Column("month", "Month", "integer"),
+               Column("component", "Component"), Column("cost", "Cost", "money")]
+    rows = []
+    frame = _ordered_monthly(result)
+    if frame is not None:
+        for option, month, component, cost in zip(frame["option"], frame["month"],
+                                                  frame["component"], frame["cost"]):
+            rows.append([str(option), int(month), str(component), clean(cost)])
+    return Table("monthly_long", "Monthly (long)", columns, rows, currency_column=True,
+                 frozen=1)
+
+
+# -- breakdown and cash flow -------------------------------------------------------------------
+
+BREAKDOWN_COLUMNS = ("option", "component", "quantity", "unit", "price", "cost")
+
+
+def breakdown_table(result: Result) -> Table:
+    """``result.breakdown``: what each feasible option's costs are made of over the horizon."""
+    columns = [Column("option", "Option"), Column("component", "Component"),
+               Column("quantity", "Quantity", "number", 2), Column("unit", "Unit"),
+               Column("price", "Price per unit", "price"), Column("cost", "Cost", "money")]
+    rows = []
+    frame = result.breakdown
+    if frame is not None and not frame.empty:
+        for record in frame.to_dict("records"):
+            rows.append([clean(record.get(key)) for key in BREAKDOWN_COLUMNS])
+    return Table("breakdown", "Breakdown", columns, rows, currency_column=True, frozen=2)
+
+
+def year_periods(horizon: int) -> list[tuple[str, str, int, int]]:
+    """(key, label, first month, last month): today (month 0), then each 12 months."""
+    periods = [("today", "Today", 0, 0)]
+    for start in range(1, horizon + 1, 12):
+        end = min(start + 11, horizon)
+        if end - start == 11:
+            year = (start - 1) // 12 + 1
+            periods.append((f"year_{year}", f"Year {year}", start, end))
+        else:
+            periods.append((f"months_{start}_{end}", f"Months {start}–{end}", start, end))
+    return periods
+
+
+def cash_flow_table(result: Result) -> Table:
+    """Money paid per option today and in each 12 months (the sums of ``monthly_cost``; the
+    residual value is not a payment and is left out)."""
+    periods = year_periods(int(result.data["horizon_months"]))
+    columns = [Column("option", "Option")]
+    columns += [Column(key, label, "money") for key, label, _, _ in periods]
+    rows = []
+    for row in result.data["options"]:
+        flows = row.get("monthly_cost")
+        if not row["feasible"] or not flows:
+            continue
+        rows.append([row["name"], *[clean(math.fsum(flows[a:b + 1])) for _, _, a, b in periods]])
+    return Table("cash_flow_by_year", "Cash flow by year", columns, rows, currency_column=True,
+                 frozen=1)
+
+
+# -- break-even, sensitivity, cost against usage, assumptions ----------------------------------
+
+
+def break_even_table(result: Result) -> Table:
+    columns = [Column("own", "Own"), Column("versus", "Against"),
+               Column("months", "Pays off after (months)", "months"),
+               Column("system_hours", "Busy system-hours until then", "number", 0),
+               Column("gpu_hours_per_month", "Break-even usage (GPU-hours/month)", "number", 1),
+               Column("buying_cheaper", "Buying is cheaper")]
+    texts = content.break_even_rows(result)
+    rows = []
+    for row, text in zip(result.data.get("break_even") or [], texts):
+        direction = text.get("direction") or ""
+        side = ("above" if direction.endswith("above it") else
+                "below" if direction.endswith("below it") else None)
+        rows.append([row["own"], row["versus"], clean(row["months"]),
+                     clean(row["system_hours"]), clean(row["gpu_hours_per_month"]), side])
+    return Table("break_even", "Break-even", columns, rows, frozen=2)
+
+
+SENSITIVITY_COLUMNS = ("input", "low", "high", "months", "months_low", "months_high",
+                       "cheapest", "cheapest_low", "cheapest_high")
+
+
+def sensitivity_table(result: Result) -> Table:
+    """Each key input moved down (``low``, a factor) and up (``high``); ``months*`` are the
+    break-even months of the pair ``own``/``versus`` (empty: never), ``cheapest*`` the
+    cheapest option."""
+    columns = [Column("input", "Input"), Column("low", "Low (factor)", "factor"),
+               Column("high", "High (factor)", "factor"),
+               Column("months", "Break-even (months)", "months"),
+               Column("months_low", "Break-even at low", "months"),
+               Column("months_high", "Break-even at high", "months"),
+               Column("cheapest", "Cheapest"), Column("cheapest_low", "Cheapest at low"),
+               Column("cheapest_high", "Cheapest at high"),
+               Column("own", "Break-even of"), Column("versus", "Against")]
+    frame = result.sensitivity
+    rows = []
+    if frame is not None and not frame.empty:
+        pair = frame.attrs.get("pair") or (None, None)
+        for record in frame.to_dict("records"):
+            rows.append([clean(record.get(key)) for key in SENSITIVITY_COLUMNS]
+                        + [pair[0], pair[1]])
+    return Table("sensitivity", "Sensitivity", columns, rows, frozen=1)
+
+
+def cost_vs_usage_table(result: Result) -> Table:
+    """Wide: one row per month-1 usage level (reference GPU-hours), the present value of every
+    option there (empty where the option is infeasible)."""
+    names = _option_order(result)
+    frame = result.cost_vs_usage
+    columns = [Column("gpu_hours_per_month", "Usage (GPU-hours/month)", "number", 1)]
+    columns += [Column(f"present_value.{name}", name, "money") for name in names]
+    rows = []
+    if frame is not None and not frame.empty:
+        levels: dict[float, dict[str, Any]] = {}
+        for level, option, value in zip(frame["gpu_hours_per_month"], frame["option"],
+                                        frame["present_value"]):
+            levels.setdefault(float(level), {})[str(option)] = value
+        for level in sorted(levels):
+            rows.append([level, *[clean(levels[level].get(n)) for n in names]])
+    return Table("cost_vs_usage", "Cost vs usage", columns, rows, currency_column=True,
+                 frozen=1)
+
+
+def assumptions_table(result: Result) -> Table:
+    """What the figures rest on; ``source`` empty and ``as_of`` empty for the user's inputs."""
+    columns = [Column("item", "Item"), Column("value", "Value"), Column("as_of", "As of"),
+               Column("source", "Source")]
+    rows = []
+    for item in result.assumptions:
+        value = clean(item.get("value"))
+        rows.append([str(item.get("item", "")), value,
+                     str(item["as_of"]) if item.get("as_of") else None,
+                     str(item["source"]) if item.get("source") else None])
+    return Table("assumptions", "Assumptions", columns, rows, frozen=1)
+
+
+def tables(result: Result) -> list[Table]:
+    """Every table of the result, in the order of the module's list."""
+    return [options_table(result), monthly_table(result), monthly_long_table(result),
+            breakdown_table(result), cash_flow_table(result), break_even_table(result),
+            sensitivity_table(result), cost_vs_usage_table(result), assumptions_table(result)]
+
+
+# -- summary ----------------------------------------------------------------------------------
+
+
+def summary(result: Result, date: datetime.date) -> list[tuple[str, Any, str]]:
+    """The report's head as (label, value, kind): title, date, recommendation, the plan's
+    settings, the cheapest option's figures, the key inputs (already text) and the warnings."""
+    data = result.data
+    best = next((r for r in data["options"] if r["name"] == data.get("cheapest")), None)
+    items: list[tuple[str, Any, str]] = [
+        ("Title", data["title"], "text"),
+        ("Date", date, "date"),
+        ("Recommendation", content.recommendation(result), "text"),
+        ("Currency", data["currency"], "text"),
+        ("Horizon (months)", data["horizon_months"], "integer"),
+        ("Hours per month", data["hours_per_month"], "number"),
+        ("Discount rate (a year)", data["discount_rate"], "fraction"),
+        ("Catalog data as of", data.get("catalog_as_of"), "text"),
+        ("Cheapest option", data.get("cheapest"), "text"),
+    ]
+    if best is not None:
+        items += [("Cheapest: total cost", clean(best["total_cost"]), "money"),
+                  ("Cheapest: present value", clean(best["present_value"]), "money")]
+    items += [(label, value, "text") for label, value in result.inputs]
+    for note in content.warnings(result, date):
+        items.append(("Warning", note, "text"))
+    return items
+
+
+def summary_table(result: Result, date: datetime.date) -> Table:
+    """:func:`summary` as a two-column table (``summary.csv`` of the ZIP)."""
+    rows = []
+    for label, value, kind in summary(result, date):
+        if kind == "date" and isinstance(value, datetime.date):
+            value = value.isoformat()
+        rows.append([label, clean(value)])
+    return Table("summary", "Summary", [Column("item", "Item"), Column("value", "Value")], rows)

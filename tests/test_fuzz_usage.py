@@ -1,0 +1,543 @@
+"""Fuzzing the usage.yaml boundary and the evaluation with hypothesis (issue 5).
+
+Generated usage documents, valid ones and mutated ones (wrong types, missing and extra keys,
+0, negative, 1e308, NaN, infinity, unicode, deep nesting, long lists), given as a dict and as
+YAML text, go through loading and evaluation. Each must end in one of two ways:
+
+- a :class:`~planner.errors.UserError` whose every problem is located (a key path; a line and
+  column when the input was YAML text), or
+- a result whose numbers are all finite and keep the invariants of SPEC §2 and §5 (checked by
+  :func:`check_result`).
+
+Anything else (another exception, a NaN, a broken invariant, a numerical warning) is a bug.
+
+Example counts: each test sets its own ``max_examples`` through :func:`budget`, so that the
+suite runs a known number of generated inputs in CI (``HYPOTHESIS_PROFILE=ci``, derandomized);
+``HYPOTHESIS_PROFILE=deep`` multiplies every budget by ten for an occasional long run. The
+strategies are shared with ``test_fuzz_outputs.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+import planner
+from planner.errors import UserError
+from planner.usage import load_usage, load_usage_text
+
+# -- example budgets ----------------------------------------------------------------------
+
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+#: The deep profile runs every fuzz test this many times longer.
+DEEP_FACTOR = 10
+
+
+def budget(examples: int, **extra: Any) -> settings:
+    """Settings for a fuzz test that runs ``examples`` inputs (ten times as many, and at least
+    the profile's own count, under ``HYPOTHESIS_PROFILE=deep``); ``extra`` settings are added.
+    Everything else (derandomize, database) comes from the loaded profile."""
+    if PROFILE == "deep":
+        examples = max(examples * DEEP_FACTOR, settings().max_examples)
+    return settings(
+        max_examples=examples, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                               HealthCheck.filter_too_much, HealthCheck.large_base_example],
+        **extra,
+    )
+
+
+# Numerical warnings (overflow, invalid value, division by zero) are bugs in the fuzz tests.
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
+
+# -- strategies: valid documents ------------------------------------------------------------
+
+CATALOG_GPUS = ["t4", "l4", "a100-80gb", "h100-80gb", "rtx-4090", "rtx-a6000", "v100-16gb"]
+CATALOG_CLOUDS = ["gcp/a2-highgpu-1g", "gcp/a3-highgpu-8g", "aws/p4d.24xlarge", "aws/g5.xlarge",
+                  "lambda/gpu_1x_a100"]
+CATALOG_TIERS = ["kaggle", "colab-free", "colab-pro", "sagemaker-studio-lab", "paperspace-free"]
+PRICINGS = ["on_demand", "spot", "reserved_1y", "reserved_3y"]
+
+#: Texts that have broken report writers elsewhere: markup, CSV formulas, table pipes,
+#: right-to-left marks, astral characters, quotes, control characters.
+NASTY_TEXT = ["<script>alert(1)</script>", "=HYPERLINK(\"x\")", "a|b", "\u202eevil", "😀 GPU",
+              "名前", "'\"", "tab\there", "new\nline", "back\\slash", "{{ title }}", "%s%d",
+              "null", "1e6", " leading", "x" * 300]
+
+
+def _finite(low: float, high: float) -> st.SearchStrategy[float]:
+    return st.floats(low, high, allow_nan=False, allow_infinity=False)
+
+
+def amounts(high: float = 1e6) -> st.SearchStrategy[float | int]:
+    """Non-negative numbers: ints and floats, with the edges (0, tiny, the top) often."""
+    return st.one_of(st.sampled_from([0, 0.0, 1e-9, 1, high]), st.integers(0, int(high)),
+                     _finite(0, high))
+
+
+def fractions() -> st.SearchStrategy[float | int]:
+    return st.one_of(st.sampled_from([0, 1, 0.5, 1e-12, 1 - 1e-12]), _finite(0, 1))
+
+
+texts = st.one_of(st.sampled_from(NASTY_TEXT),
+                  st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20))
+names = st.one_of(st.sampled_from([t for t in NASTY_TEXT if "." not in t]),
+                  st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="."),
+                          min_size=1, max_size=16))
+
+
+def _maybe(draw, key: str, strategy, out: dict, p: float = 0.5) -> None:
+    if draw(st.floats(0, 1)) < p:
+        out[key] = draw(strategy)
+
+
+@st.composite
+def demands(draw) -> dict[str, Any]:
+    form = draw(st.sampled_from(["gpu_hours_per_month", "utilization", "flops_per_month"]))
+    demand: dict[str, Any] = {}
+    if form == "gpu_hours_per_month":
+        demand[form] = draw(amounts(1e6))
+    elif form == "utilization":
+        demand[form] = draw(fractions())
+    else:
+        demand[form] = draw(st.one_of(st.just(0), _finite(0, 1e23)))
+        _maybe(draw, "flops_efficiency", _finite(1e-6, 1), demand)
+    _maybe(draw, "gpus", st.integers(1, 16), demand)
+    _maybe(draw, "reference_gpu", st.sampled_from(CATALOG_GPUS), demand, 0.3)
+    _maybe(draw, "workload", st.sampled_from(["cv", "nlp", "llm", "generic", "other"]), demand,
+           0.2)
+    _maybe(draw, "min_gpu_memory_gb", st.sampled_from([0, 8, 16, 40, 80, 200]), demand, 0.3)
+    _maybe(draw, "growth_per_year", st.one_of(st.sampled_from([-1, 0, 1, 10]), _finite(-1, 3)),
+           demand, 0.4)
+    _maybe(draw, "job_hours", st.one_of(st.just(1e-6), _finite(0.01, 200)), demand, 0.3)
+    _maybe(draw, "checkpoint_minutes", _finite(0.1, 600), demand, 0.2)
+    _maybe(draw, "data_gb", amounts(1e5), demand, 0.3)
+    _maybe(draw, "precision", st.sampled_from(["mixed", "fp32"]), demand, 0.1)
+    _maybe(draw, "framework", st.sampled_from(["pytorch", "jax", "paddlepaddle"]), demand, 0.1)
+    return demand
+
+
+@st.composite
+def cloud_options(draw) -> dict[str, Any]:
+    pricing = draw(st.sampled_from(PRICINGS))
+    entry: dict[str, Any] = {}
+    if draw(st.booleans()):
+        entry["cloud"] = draw(st.sampled_from(CATALOG_CLOUDS))
+    else:
+        spec: dict[str, Any] = {"price_per_hour": draw(amounts(1e3))}
+        for key in ("spot_price_per_hour", "reserved_1y_price_per_hour",
+                    "reserved_3y_price_per_hour"):
+            needed = key.startswith(pricing.split("_")[0]) and pricing != "on_demand"
+            _maybe(draw, key, amounts(1e3), spec, 0.95 if needed else 0.2)
+        _maybe(draw, "gpus", st.integers(1, 16), spec)
+        _maybe(draw, "gpu", st.sampled_from(CATALOG_GPUS), spec, 0.4)
+        _maybe(draw, "gpu_memory_gb", _finite(1, 200), spec, 0.3)
+        _maybe(draw, "peak_tflops", _finite(1, 2000), spec, 0.3)
+        _maybe(draw, "provider", texts, spec, 0.1)
+        entry["cloud"] = spec
+    entry["pricing"] = pricing
+    if pricing.startswith("reserved"):
+        _maybe(draw, "reserved_instances", st.integers(0, 5), entry, 0.4)
+    _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
+    _maybe(draw, "billing_increment_minutes", st.sampled_from([0, 1, 60, 0.5, 1440]), entry, 0.3)
+    _maybe(draw, "interruptions_per_hour", st.one_of(st.just(0), _finite(0, 2)), entry, 0.3)
+    _maybe(draw, "restart_minutes", _finite(0, 60), entry, 0.2)
+    _maybe(draw, "storage_per_gb_month", _finite(0, 0.5), entry, 0.2)
+    return entry
+
+
+@st.composite
+def own_options(draw) -> dict[str, Any]:
+    own: dict[str, Any] = {}
+    if draw(st.booleans()):
+        own["gpu"] = draw(st.sampled_from(CATALOG_GPUS))
+        _maybe(draw, "purchase_price", amounts(1e6), own, 0.3)
+        _maybe(draw, "system", st.sampled_from(["workstation-1gpu", "server-8gpu-sxm"]), own,
+               0.2)
+    else:
+        own["purchase_price"] = draw(amounts(1e6))
+        own["power_watts"] = draw(amounts(2e4))
+        _maybe(draw, "gpu_memory_gb", _finite(1, 200), own, 0.5)
+        _maybe(draw, "peak_tflops", _finite(1, 2000), own, 0.5)
+    _maybe(draw, "gpu_count", st.integers(1, 16), own)
+    _maybe(draw, "lifetime_years", st.one_of(st.sampled_from([0.01, 1 / 24, 1, 4]),
+                                             _finite(0.01, 20)), own)
+    _maybe(draw, "resale_fraction", fractions(), own, 0.4)
+    _maybe(draw, "idle_power_watts", amounts(2000), own, 0.3)
+    _maybe(draw, "always_on", st.booleans(), own, 0.3)
+    _maybe(draw, "maintenance_per_year", amounts(1e5), own, 0.3)
+    _maybe(draw, "fixed_cost_per_month", amounts(1e4), own, 0.3)
+    _maybe(draw, "operating_cost_per_hour", amounts(10), own, 0.2)
+    _maybe(draw, "availability", fractions(), own, 0.3)
+    if draw(st.floats(0, 1)) < 0.25:
+        financing: dict[str, Any] = {"annual_rate": draw(_finite(0, 1)),
+                                     "months": draw(st.integers(1, 240))}
+        _maybe(draw, "down_payment", amounts(1e6), financing)
+        own["financing"] = financing
+    entry: dict[str, Any] = {"own": own}
+    _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
+    return entry
+
+
+@st.composite
+def free_tier_options(draw) -> dict[str, Any]:
+    if draw(st.booleans()):
+        entry: dict[str, Any] = {"free_tier": draw(st.sampled_from(CATALOG_TIERS))}
+    else:
+        tier: dict[str, Any] = {}
+        _maybe(draw, "gpu", st.sampled_from(CATALOG_GPUS), tier, 0.4)
+        _maybe(draw, "gpus", st.integers(1, 8), tier, 0.3)
+        _maybe(draw, "gpu_memory_gb", _finite(1, 80), tier, 0.3)
+        _maybe(draw, "peak_tflops", _finite(1, 500), tier, 0.3)
+        session = draw(st.one_of(st.none(), _finite(0.1, 48)))
+        if session is not None:
+            tier["session_hours"] = session
+            _maybe(draw, "setup_minutes", _finite(0, session * 60 * 0.99), tier, 0.4)
+        for key in ("weekly_quota_hours", "daily_quota_hours", "monthly_quota_hours"):
+            _maybe(draw, key, amounts(200), tier, 0.3)
+        _maybe(draw, "fee_per_month", amounts(100), tier, 0.2)
+        _maybe(draw, "availability", fractions(), tier, 0.3)
+        _maybe(draw, "files_persist", st.booleans(), tier, 0.2)
+        _maybe(draw, "download_mb_per_s", _finite(0.1, 1000), tier, 0.2)
+        entry = {"free_tier": tier}
+    _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.2)
+    return entry
+
+
+@st.composite
+def documents(draw, max_options: int = 4) -> dict[str, Any]:
+    """A usage document that follows the schema (it may still be refused: an unknown price in
+    the catalog, FLOPs demand without a peak, a currency without a rate)."""
+    option_names = draw(st.lists(names, min_size=1, max_size=max_options, unique=True))
+    options = []
+    for i, name in enumerate(option_names):
+        entry = draw(st.one_of(cloud_options(), own_options(), free_tier_options()))
+        entry = {"name": name, **entry}
+        later = option_names[i + 1:]  # targets only forward: no cycles
+        key = "overflow" if "own" in entry else "fallback" if "free_tier" in entry else None
+        if key and later and draw(st.booleans()):
+            entry[key] = draw(st.sampled_from(later))
+        options.append(entry)
+    doc: dict[str, Any] = {"version": 1}
+    _maybe(draw, "title", texts, doc, 0.3)
+    if draw(st.floats(0, 1)) < 0.1:
+        doc["currency"] = "EUR"
+        _maybe(draw, "fx", st.just({"USD": 0.9}), doc, 0.7)
+    if draw(st.integers(0, 99)) < 2:  # the longest horizon: rarely, it takes 0.1-0.3 s
+        doc["horizon_months"] = 1200
+    else:
+        _maybe(draw, "horizon_months", st.one_of(st.sampled_from([1, 12, 36]),
+                                                 st.integers(1, 120)), doc, 0.7)
+    _maybe(draw, "hours_per_month", st.one_of(st.sampled_from([720, 730, 1e-3]),
+                                              _finite(1, 1000)), doc, 0.2)
+    _maybe(draw, "discount_rate", st.one_of(st.just(0), _finite(0, 2)), doc, 0.4)
+    doc["demand"] = draw(demands())
+    site: dict[str, Any] = {}
+    if any("own" in o for o in options) or draw(st.booleans()):
+        site["electricity_per_kwh"] = draw(st.one_of(st.just(0), _finite(0, 2)))
+    _maybe(draw, "pue", _finite(1, 3), site, 0.3)
+    _maybe(draw, "carbon_kg_per_kwh", _finite(0, 2), site, 0.3)
+    if site or draw(st.booleans()):
+        doc["site"] = site
+    doc["options"] = options
+    return doc
+
+
+# -- strategies: mutations --------------------------------------------------------------------
+
+NAN, INF = float("nan"), float("inf")
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+_weird_values = st.one_of(
+    st.sampled_from([None, True, False, 0, -1, -0.0, 1e308, -1e308, 5e-324, NAN, INF, -INF,
+                     10**30, -(10**30), "12", "1e6", "12%", "1,000", "$5", "", " ", "é", "\x00",
+                     "yes", "<script>", [], {}, [1, 2], {"a": 1}, _nested(60), _nested(3),
+                     list(range(5000)), "x" * 20_000]),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=10),
+    st.lists(st.integers(), max_size=4),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+# Copies: a mutation must never change a value another example shares.
+weird_values = _weird_values.map(copy.deepcopy)
+extra_keys = st.one_of(st.sampled_from(["price", "gpu_hours", "own", "cloud", "free_tier",
+                                        "overflow", "fallback", "pricing", "name", "version",
+                                        "relative_speed", "purchase_price", "<<", ""]),
+                       st.text(max_size=8))
+
+
+def _paths(value: Any, here: tuple = ()) -> list[tuple]:
+    """Every path to a value inside ``value`` (the root too)."""
+    out = [here]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            out += _paths(inner, (*here, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            out += _paths(inner, (*here, i))
+    return out
+
+
+def _get(doc: Any, path: tuple) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+@st.composite
+def mutated_documents(draw) -> dict[str, Any]:
+    """A valid document with one to four things broken."""
+    doc = copy.deepcopy(draw(documents()))
+    for _ in range(draw(st.integers(1, 4))):
+        paths = _paths(doc)
+        path = draw(st.sampled_from(paths))
+        how = draw(st.sampled_from(["replace", "replace", "replace", "delete", "extra", "wrap"]))
+        if not path:  # the root itself
+            if how == "replace" and draw(st.booleans()):
+                return draw(weird_values)
+            how = "extra"
+        parent = _get(doc, path[:-1]) if path else None
+        target = _get(doc, path)
+        if how == "replace":
+            parent[path[-1]] = draw(weird_values)
+        elif how == "delete":
+            del parent[path[-1]]
+        elif how == "wrap":
+            parent[path[-1]] = draw(st.sampled_from([[target], {"value": target}]))
+        elif isinstance(target, dict):
+            target[draw(extra_keys)] = draw(weird_values)
+        elif isinstance(target, list):
+            target.append(draw(weird_values))
+        else:
+            parent[path[-1]] = {draw(extra_keys): target}
+        event(f"mutation: {how}")
+    return doc
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def check_problems(err: UserError, *, from_text: bool) -> None:
+    """Every problem says what is wrong and where."""
+    assert err.problems, "a UserError without problems"
+    for problem in err.problems:
+        assert isinstance(problem.message, str) and problem.message.strip(), problem
+        assert isinstance(problem.path, str), problem
+        text = str(problem)  # printable, as the command line prints it
+        assert problem.message in text
+        if from_text and (problem.path or problem.line is not None):
+            # A problem of a key or value has its line and column; one of the whole file
+            # (empty, too large, not UTF-8 at some byte) names the file, and a line if it has
+            # one.
+            assert problem.line is not None and problem.line >= 1, problem
+            assert problem.column is not None and problem.column >= 1, problem
+        elif from_text:
+            assert problem.file, problem
+        else:
+            # Without a text there is no line; the key path says where (the root is "").
+            assert problem.line is None or problem.line >= 1, problem
+
+
+def _close(a: float, b: float, scale: float, rel: float = 1e-9) -> bool:
+    return abs(a - b) <= rel * max(scale, 1.0)
+
+
+def check_result(d: dict[str, Any]) -> None:
+    """The result's invariants (SPEC §2, §5)."""
+    text = json.dumps(d, allow_nan=False)  # raises on NaN or infinity
+    assert json.loads(text) == d
+    T = d["horizon_months"]
+    assert isinstance(T, int) and T >= 1
+    assert d["format_version"] == 1
+    rows = {o["name"]: o for o in d["options"]}
+    assert len(rows) == len(d["options"]), "option names are unique"
+    for o in d["options"]:
+        assert o["kind"] in ("cloud", "own", "free_tier")
+        assert isinstance(o["feasible"], bool)
+        if o["feasible"]:
+            monthly = o["monthly_cost"]
+            assert isinstance(monthly, list) and len(monthly) == T + 1
+            assert all(isinstance(v, (int, float)) for v in monthly)
+            total, residual = o["total_cost"], o["residual_value"]
+            assert total is not None and o["present_value"] is not None
+            assert residual is not None and residual >= -1e-9 * max(abs(total), 1)
+            scale = sum(abs(v) for v in monthly) + abs(residual)
+            assert _close(total, sum(monthly) - residual, scale), (total, sum(monthly), residual)
+            if d["discount_rate"] == 0:
+                assert _close(o["present_value"], total, scale)
+            if o["cost_per_gpu_hour"] is not None:
+                assert o["cost_per_gpu_hour"] * 1 == o["cost_per_gpu_hour"]
+            for key in ("energy_kwh", "carbon_kg"):
+                assert o[key] is None or o[key] >= 0
+        else:
+            assert o["reasons"], f"{o['name']} is infeasible without a reason"
+            for key in ("total_cost", "present_value", "residual_value", "cost_per_gpu_hour",
+                        "monthly_cost", "energy_kwh", "carbon_kg"):
+                assert o[key] is None, (o["name"], key)
+        assert o["gpu_hours_per_month"] is not None and o["gpu_hours_per_month"] >= 0
+        assert o["unmet_gpu_hours_per_month"] is not None and o["unmet_gpu_hours_per_month"] >= 0
+        cap = o["capacity_gpu_hours_per_month"]
+        assert cap is None or cap >= 0
+        if o["kind"] == "cloud":
+            assert cap is None
+        first = o["first_unmet_month"]
+        assert first is None or (isinstance(first, int) and 1 <= first <= T), first
+        assert all(isinstance(r, str) and r for r in o["reasons"] + o["warnings"])
+    feasible = [o for o in d["options"] if o["feasible"]]
+    if not feasible:
+        assert d["cheapest"] is None
+    else:
+        best = min(o["present_value"] for o in feasible)
+        cheapest = rows[d["cheapest"]]
+        assert cheapest["feasible"]
+        assert _close(cheapest["present_value"], best, abs(best)), (cheapest["present_value"],
+                                                                    best)
+        first = next(o for o in feasible if _close(o["present_value"], best, abs(best)))
+        assert first["name"] == d["cheapest"], "ties go to the first option in file order"
+    for pair in d["break_even"]:
+        own, versus = rows[pair["own"]], rows[pair["versus"]]
+        assert own["kind"] == "own" and pair["own"] != pair["versus"]
+        assert own["feasible"] and versus["feasible"]
+        months = pair["months"]
+        assert months is None or 0 <= months <= T * (1 + 1e-12), months
+        assert (pair["system_hours"] is None) == (months is None)
+        assert pair["system_hours"] is None or pair["system_hours"] >= -1e-9
+        level = pair["gpu_hours_per_month"]
+        assert level is None or level >= 0
+
+
+_WORK = Path(tempfile.mkdtemp(prefix="planner-fuzz-"))
+
+
+def run_text(text: str | bytes) -> planner.Plan | None:
+    """Load YAML text through a file, as a user would; ``None`` for a located UserError."""
+    path = _WORK / "usage.yaml"
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    try:
+        return planner.load(path)
+    except UserError as err:
+        check_problems(err, from_text=True)
+        return None
+
+
+def outcome(source: Any, *, from_text: bool = False) -> dict[str, Any] | None:
+    """Load and evaluate ``source`` (a dict, or YAML text); the checked result or ``None``."""
+    if not from_text and not isinstance(source, dict):  # a mutated root: only text can say it
+        return outcome(dump(source), from_text=True)
+    try:
+        plan = run_text(source) if from_text else planner.load(source)
+        if plan is None:
+            return None
+        result = plan.evaluate()
+    except UserError as err:
+        check_problems(err, from_text=False)  # evaluation problems need not have a line
+        event("outcome: user error")
+        return None
+    d = result.to_dict()
+    check_result(d)
+    event("outcome: result")
+    return d
+
+
+def dump(doc: Any) -> str:
+    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=10_000)
+
+
+# -- the fuzz tests ---------------------------------------------------------------------------
+
+
+@budget(1500)
+@given(documents())
+def test_valid_documents_evaluate_with_invariants(doc):
+    outcome(doc)
+
+
+@budget(2500)
+@given(mutated_documents())
+def test_mutated_documents_are_refused_cleanly_or_evaluate(doc):
+    outcome(doc)
+
+
+@budget(1200)
+@given(documents())
+def test_valid_documents_as_yaml_text(doc):
+    outcome(dump(doc), from_text=True)
+
+
+@budget(1500)
+@given(mutated_documents())
+def test_mutated_documents_as_yaml_text(doc):
+    try:
+        text = dump(doc)
+    except (ValueError, RecursionError):  # pragma: no cover - PyYAML cannot write it
+        return
+    outcome(text, from_text=True)
+
+
+# Edits of the text itself: what a person typing (or a corrupted file) produces.
+TEXT_EDITS = ["\t", " ", ":", "- ", "\n", "#", "&a ", "*a", "!!python/object:os.system ",
+              "!!binary ", "<<: *a\n", "{", "[", "'", "\"", "\x00", "\ufeff", "\r\n", "---\n",
+              "...\n", "%YAML 1.1\n", "? ", "!!float ", "!!int ", "|\n", "&a [*a]", "~",
+              "1e400", ".nan", "-.inf", "0x1F", "0o17", "1_000", "٣", "\u2028"]
+
+
+@st.composite
+def edited_texts(draw) -> str:
+    text = dump(draw(documents(max_options=3)))
+    for _ in range(draw(st.integers(1, 5))):
+        at = draw(st.integers(0, len(text)))
+        how = draw(st.sampled_from(["insert", "insert", "delete", "duplicate"]))
+        if how == "insert":
+            piece = draw(st.one_of(st.sampled_from(TEXT_EDITS), st.text(max_size=4)))
+            text = text[:at] + piece + text[at:]
+        elif how == "delete":
+            text = text[:at] + text[at + draw(st.integers(1, 20)):]
+        else:
+            lines = text.splitlines(keepends=True)
+            if lines:
+                i = draw(st.integers(0, len(lines) - 1))
+                lines.insert(i, lines[i])
+            text = "".join(lines)
+    return text
+
+
+@budget(1500)
+@given(edited_texts())
+def test_edited_yaml_text(text):
+    outcome(text, from_text=True)
+
+
+@budget(600)
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode)))
+def test_arbitrary_bytes_are_refused_with_a_position(raw):
+    outcome(raw, from_text=True)
+
+
+@budget(400)
+@given(mutated_documents())
+def test_validation_alone_never_crashes(doc):
+    """``load_usage`` without the catalog (the schema boundary alone), from a dict and text."""
+    for attempt in (lambda: load_usage(doc) if isinstance(doc, dict) else None,
+                    lambda: load_usage_text(dump(doc), name="usage.yaml")):
+        try:
+            attempt()
+        except UserError as err:
+            check_problems(err, from_text=False)
