@@ -132,7 +132,8 @@ def option_flows(model: Model, name: str, work: Array, *, as_target: bool) -> Fl
     inner = option_flows(model, target, passed, as_target=True)
     label = "overflow" if isinstance(card, OwnCard) else "fallback"
     flows.components[label] = inner.monthly_cost
-    flows.quantities[label] = (passed, f"reference units of work passed to {target}", None)
+    unit = "reference GPU-hours" if model.demand.form == "gpu_hours" else "FLOPs"
+    flows.quantities[label] = (passed, f"{unit} passed to {target}", None)
     flows.target = inner
     flows.residual_value = flows.residual_value + inner.residual_value
     flows.energy_kwh = _add_optional(flows.energy_kwh, inner.energy_kwh)
