@@ -90,3 +90,99 @@ def test_extreme_but_valid_numbers_stay_finite():
     d = evaluate(data)
     assert all(o["total_cost"] is None or math.isfinite(o["total_cost"])
                for o in d["options"])
+
+
+# -- found by the fuzz tests (issue 5) and the edges they circle --------------------------------
+
+
+def test_demand_that_vanishes_after_month_one():
+    """growth_per_year −1: (1 + g)^((m − 1)/12) is 1 in month 1 and 0 after; month 0's 0^(−1/12)
+    divided by zero, and the sensitivity analysis (growth × 1.25 = −1.25) gave NaN."""
+    d = evaluate(plan(demand={"gpu_hours_per_month": 100, "growth_per_year": -1}))
+    rent = row(d, "rent")
+    assert rent["monthly_cost"] == [0.0, 100.0] + [0.0] * 11
+    assert rent["total_cost"] == pytest.approx(100)
+
+
+def test_a_loan_at_a_rate_too_small_for_float_arithmetic():
+    """(1 + 1e−17)^n − 1 is exactly 0 in floats: the payment was inf and the row null."""
+    data = plan()
+    data["options"][0]["own"]["financing"] = {"annual_rate": 2.2e-16, "months": 12}
+    box = row(evaluate(data), "box")
+    assert box["monthly_cost"][1:] == pytest.approx([100.0 + 0.1 * 100 * 0.5 * 2] * 12)
+    data["options"][0]["own"]["financing"]["annual_rate"] = 0
+    assert row(evaluate(data), "box")["total_cost"] == pytest.approx(box["total_cost"])
+
+
+def test_a_loan_at_a_huge_rate_over_a_long_term():
+    """(1 + i)^n overflowed for 1000 % a year over 50 years: the payment is principal × i."""
+    data = plan()
+    data["options"][0]["own"]["financing"] = {"annual_rate": 10, "months": 600}
+    box = row(evaluate(data), "box")
+    assert box["monthly_cost"][1] == pytest.approx(1200 * 10 / 12 + 10)
+    # The balance owed at month 12 is almost the whole principal.
+    assert box["total_cost"] == pytest.approx(12 * 1010 + 1200 - 900, rel=1e-6)
+
+
+def test_a_machine_that_is_never_available():
+    data = plan()
+    data["options"][0]["own"]["availability"] = 0
+    box = row(evaluate(data), "box")
+    assert not box["feasible"] and box["reasons"]
+    assert box["capacity_gpu_hours_per_month"] == 0 and box["first_unmet_month"] == 1
+    data["options"][0]["overflow"] = "rent"
+    d = evaluate(data)
+    assert row(d, "box")["feasible"]
+    assert row(d, "box")["total_cost"] == pytest.approx(1200 - 900 + 12 * 100)
+    assert row(d, "box")["energy_kwh"] == 0
+
+
+def test_zero_utilization_and_a_one_month_horizon():
+    d = evaluate(plan(horizon_months=1, demand={"utilization": 0}))
+    assert row(d, "rent")["total_cost"] == 0 and row(d, "rent")["cost_per_gpu_hour"] is None
+    assert len(row(d, "box")["monthly_cost"]) == 2
+    pair = d["break_even"][0]
+    assert pair["months"] is None and pair["system_hours"] is None
+
+
+def test_a_lifetime_shorter_than_a_month_is_one_month():
+    data = plan()
+    data["options"][0]["own"].update(lifetime_years=0.01, resale_fraction=1)
+    box = row(evaluate(data), "box")
+    # Bought in month 0 and every month after at the price it is sold for: nothing lost.
+    assert box["total_cost"] == pytest.approx(12 * 100 * 0.5 * 0.2)
+    assert box["residual_value"] == pytest.approx(1200)
+
+
+def test_a_free_tier_without_quota_passes_everything_on():
+    data = plan()
+    data["options"].append({"name": "notebook", "free_tier": {"weekly_quota_hours": 0},
+                            "fallback": "rent"})
+    d = evaluate(data)
+    notebook = row(d, "notebook")
+    assert notebook["capacity_gpu_hours_per_month"] == 0
+    assert notebook["gpu_hours_per_month"] == 0
+    assert notebook["total_cost"] == pytest.approx(row(d, "rent")["total_cost"])
+    assert d["cheapest"] == "box"
+
+
+def test_identical_rented_options_tie_to_the_first():
+    data = plan()
+    data["options"][0] = {"name": "first", "cloud": {"price_per_hour": 1.0}}
+    d = evaluate(data)
+    assert d["cheapest"] == "first" and d["break_even"] == []
+
+
+def test_calendar_extremes():
+    d = evaluate(plan(hours_per_month=1e-3, discount_rate=1e6,
+                      demand={"gpu_hours_per_month": 1e-4}))
+    assert all(o["feasible"] for o in d["options"])
+    # At 10^6 a year, every month after the first is worth almost nothing today.
+    assert row(d, "box")["present_value"] == pytest.approx(1200, rel=1e-3)
+
+
+def test_a_job_wider_than_the_machine():
+    d = evaluate(plan(demand={"gpu_hours_per_month": 100, "gpus": 2}))
+    box = row(d, "box")
+    assert not box["feasible"] and "more GPUs" in box["reasons"][0]
+    assert d["cheapest"] == "rent" and d["break_even"] == []

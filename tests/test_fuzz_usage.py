@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import planner
 from planner.errors import UserError
-from planner.usage import load_usage, load_usage_text
+from planner.usage import MAX_HORIZON_MONTHS, load_usage, load_usage_text
 
 # -- example budgets ----------------------------------------------------------------------
 
@@ -215,9 +215,10 @@ def free_tier_options(draw) -> dict[str, Any]:
 
 
 @st.composite
-def documents(draw, max_options: int = 4) -> dict[str, Any]:
+def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, Any]:
     """A usage document that follows the schema (it may still be refused: an unknown price in
-    the catalog, FLOPs demand without a peak, a currency without a rate)."""
+    the catalog, FLOPs demand without a peak, a currency without a rate). Horizons up to ten
+    years; ``longest``: the longest horizon allowed (an evaluation takes 0.1-1 s)."""
     option_names = draw(st.lists(names, min_size=1, max_size=max_options, unique=True))
     options = []
     for i, name in enumerate(option_names):
@@ -233,8 +234,8 @@ def documents(draw, max_options: int = 4) -> dict[str, Any]:
     if draw(st.floats(0, 1)) < 0.1:
         doc["currency"] = "EUR"
         _maybe(draw, "fx", st.just({"USD": 0.9}), doc, 0.7)
-    if draw(st.integers(0, 99)) < 2:  # the longest horizon: rarely, it takes 0.1-0.3 s
-        doc["horizon_months"] = 1200
+    if longest:
+        doc["horizon_months"] = MAX_HORIZON_MONTHS
     else:
         _maybe(draw, "horizon_months", st.one_of(st.sampled_from([1, 12, 36]),
                                                  st.integers(1, 120)), doc, 0.7)
@@ -467,6 +468,12 @@ def dump(doc: Any) -> str:
 @budget(1500)
 @given(documents())
 def test_valid_documents_evaluate_with_invariants(doc):
+    outcome(doc)
+
+
+@budget(25)
+@given(documents(longest=True))
+def test_documents_over_the_longest_horizon(doc):
     outcome(doc)
 
 
