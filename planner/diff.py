@@ -26,7 +26,6 @@ import datetime
 import json
 import math
 import os
-import secrets
 import sys
 import types
 from dataclasses import asdict, dataclass, field
@@ -35,6 +34,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from planner import fmt
+from planner.files import write_atomic
 
 if TYPE_CHECKING:
     import rich.console
@@ -514,28 +514,6 @@ def write_diff(d: PlanDiff, path: str | Path, fmt_name: str | None = None, *,
     return path
 
 
-def write_atomic(path: Path, content: bytes) -> None:
-    """``content`` into ``path`` through a temporary file and a rename: a failure leaves no
-    partial file and never alters an existing one; a file replaced keeps its permissions."""
-    folder = path.parent
-    while True:
-        temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
-        try:
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 def _arrow(before: str, after: str, status: str) -> str:

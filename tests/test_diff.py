@@ -276,7 +276,7 @@ def test_cli_exit_codes(run, tmp_path, dearer):
 
 
 def test_cli_failed_write_leaves_the_old_file(run, dearer, tmp_path, monkeypatch):
-    import planner.diff as module
+    import planner.files as module
 
     target = tmp_path / "change.md"
     target.write_text("previous")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+
+import planner.files
 from click.testing import CliRunner
 
 import planner
@@ -425,7 +427,7 @@ def test_failed_zip_write_leaves_nothing(usage, tmp_path, monkeypatch):
     def broken(source, destination):
         raise OSError("disk full")
 
-    monkeypatch.setattr(planner.report.os, "replace", broken)
+    monkeypatch.setattr(planner.files.os, "replace", broken)
     with pytest.raises(OSError):
         write_report(usage, tmp_path / "tables.zip", date=DATE)
     assert list(tmp_path.iterdir()) == []

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+import planner.files
+
 from planner import fmt
 from planner.report import FORMATS, content, format_for, render, summary_table, write_report
 from planner.result import Result
@@ -392,7 +394,7 @@ def test_failed_write_leaves_existing_file_alone(result, tmp_path, monkeypatch):
     def broken(source, destination):
         raise OSError("disk full")
 
-    monkeypatch.setattr(planner.report.os, "replace", broken)
+    monkeypatch.setattr(planner.files.os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
         write_report(result, target)
     assert target.read_text() == "old\n"

@@ -22,13 +22,12 @@ other formats are written in English.
 from __future__ import annotations
 
 import datetime
-import os
-import secrets
 import sys
 import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.files import write_atomic
 from planner.report.i18n import LANGUAGES, LanguageFallbackWarning
 
 if TYPE_CHECKING:
@@ -123,25 +122,7 @@ def write_report(result: Result, path: str | Path, fmt: str | None = None, *,
     path = Path(path)
     fmt = fmt or format_for(path)
     content = render(result, fmt, date=date, paper=paper, lang=lang)
-    folder = path.parent
-    while True:
-        temporary = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
-        try:
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_atomic(path, content)
     return path
 
 
