@@ -147,9 +147,10 @@ def _free_tier_use(plan, o: OptionFigures) -> dict[str, float | None]:
         sessions = served_wall_hours / (session - setup) * 168.0 / H
     wait = None
     capacity = float(np.asarray(o.capacity_gpu_hours_per_month).ravel()[0])
-    if card.job_hours is not None and capacity > 0:
+    per_day = capacity / g / (H / 24.0)  # usable wall-clock hours a calendar day
+    if card.job_hours is not None and per_day > 0:  # (a subnormal capacity underflows to 0)
         job_wall_hours = float(np.asarray(card.job_hours).ravel()[0])
-        wait = job_wall_hours / (capacity / g / (H / 24.0))
+        wait = job_wall_hours / per_day
     return {"sessions_per_week": _num(sessions), "job_wait_days": _num(wait)}
 
 

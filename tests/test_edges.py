@@ -186,3 +186,12 @@ def test_a_job_wider_than_the_machine():
     box = row(d, "box")
     assert not box["feasible"] and "more GPUs" in box["reasons"][0]
     assert d["cheapest"] == "rent" and d["break_even"] == []
+
+
+def test_a_vanishing_free_tier_quota_gives_no_waiting_time():
+    # Found by the fuzzer: a quota of 5e-324 hours made the days-a-job-waits figure divide by 0.
+    data = {"version": 1, "horizon_months": 2,
+            "demand": {"gpu_hours_per_month": 0, "job_hours": 1e-6},
+            "options": [{"name": "tier", "free_tier": {"weekly_quota_hours": 5e-324}}]}
+    row = evaluate(data)["options"][0]
+    assert row["job_wait_days"] is None
