@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("--no-break-even", action="store_true",
                         help="skip the break-even columns (costs only)")
     args = parser.parse_args()
-    side = int(round(math.sqrt(args.scenarios)))
+    side = round(math.sqrt(args.scenarios))
     plan = planner.load(EXAMPLE)
     axes = {"site.electricity_per_kwh": np.linspace(0.05, 0.5, side),
             "demand.gpu_hours_per_month": np.linspace(0, 3000, side)}

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-__all__ = ["load", "report", "diff", "Plan", "Result", "UserError"]
+__all__ = ["Plan", "Result", "UserError", "diff", "load", "report"]
 
 
 def __getattr__(name):

@@ -11,8 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.model import (Array, FreeTierCard, Model, OwnCard, repeat_scenarios,
-                           take_scenarios, with_level)
+from planner.model import (
+    Array,
+    FreeTierCard,
+    Model,
+    OwnCard,
+    repeat_scenarios,
+    take_scenarios,
+    with_level,
+)
 from planner.tco import chain, option_flows, present_value, work_by_month
 
 _REL_TOL = 1e-9

@@ -28,9 +28,9 @@ import math
 import os
 import sys
 import types
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from planner import fmt

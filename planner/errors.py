@@ -55,7 +55,7 @@ class UserError(Exception):
         super().__init__(str(self))
 
     @classmethod
-    def single(cls, message: str, **where: object) -> "UserError":
+    def single(cls, message: str, **where: object) -> UserError:
         return cls([Problem(message, **where)])  # type: ignore[arg-type]
 
     def __str__(self) -> str:

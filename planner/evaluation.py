@@ -11,7 +11,7 @@ import pandas as pd
 from planner import fmt
 from planner.breakeven import pv_at_levels
 from planner.figures import Figures, OptionFigures
-from planner.model import OwnCard, FreeTierCard
+from planner.model import FreeTierCard, OwnCard
 from planner.result import Result
 from planner.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.tco import COMPONENTS

@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from planner.breakeven import (OVERFLOW_SEARCH_FACTOR, break_even_level, hours_until,
-                               months_from_cumulative)
+from planner.breakeven import (
+    OVERFLOW_SEARCH_FACTOR,
+    break_even_level,
+    hours_until,
+    months_from_cumulative,
+)
 from planner.linear import LevelSearch, separable
 from planner.model import Array, Model, OwnCard
 from planner.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month

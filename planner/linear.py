@@ -19,10 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
 from planner.breakeven import _first_crossing
-from planner.tco import (chain, discount, free_tier_capacity, growth_factors,
-                         rented_instance_hours)
+from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
+from planner.tco import chain, discount, free_tier_capacity, growth_factors, rented_instance_hours
 
 
 @dataclass

@@ -19,6 +19,17 @@ import numpy as np
 Array = np.ndarray
 
 
+def has_infinity(obj: Any) -> bool:
+    """Whether a numpy array inside ``obj`` (a model, a card: dataclasses, dicts) holds ±inf."""
+    if isinstance(obj, np.ndarray):
+        return obj.dtype.kind == "f" and bool(np.isinf(obj).any())
+    if dataclasses.is_dataclass(obj):
+        return any(has_infinity(getattr(obj, f.name)) for f in dataclasses.fields(obj))
+    if isinstance(obj, dict):
+        return any(has_infinity(value) for value in obj.values())
+    return False
+
+
 def col(value: Any) -> Array:
     """A number or a 1-D array of per-scenario numbers as an (S, 1) float array."""
     return np.asarray(value, dtype=float).reshape(-1, 1)

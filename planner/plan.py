@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
 from planner.errors import Problem, UserError
 from planner.figures import Figures, compute
-from planner.model import Model
+from planner.model import Model, has_infinity
 from planner.paths import set_path
 from planner.resolve import Resolved, resolve
 from planner.usage import Issue, UsageDocument, load_usage
@@ -39,7 +40,7 @@ class Plan:
 
     @classmethod
     def load(cls, source: str | os.PathLike | Mapping[str, Any],
-             catalogs: Iterable[str | os.PathLike] = ()) -> "Plan":
+             catalogs: Iterable[str | os.PathLike] = ()) -> Plan:
         base_dir = Path(source).parent if not isinstance(source, Mapping) else Path.cwd()
         extra = _existing(catalogs)
         document = load_usage(source if not isinstance(source, Mapping) else dict(source),
@@ -48,7 +49,7 @@ class Plan:
 
     @classmethod
     def _from(cls, document: UsageDocument, data: dict[str, Any], base_dir: Path,
-              extra_catalogs: tuple[Path, ...] = ()) -> "Plan":
+              extra_catalogs: tuple[Path, ...] = ()) -> Plan:
         catalog = _catalog(document, base_dir, extra_catalogs)
         plan = cls(document, data, catalog, base_dir, extra_catalogs)
         plan.resolved  # noqa: B018 — report catalog problems now, not at evaluation
@@ -62,19 +63,40 @@ class Plan:
     @property
     def resolved(self) -> Resolved:
         if self._resolved is None:
-            resolved = resolve(self.usage, self.catalog)
+            with np.errstate(over="ignore"):  # an input that overflows is refused below
+                resolved = resolve(self.usage, self.catalog)
             if resolved.issues:
                 raise UserError([self.document.problem(i.path, i.message,
                                                        _suggest(i.suggestions))
                                  for i in resolved.issues])
+            infinite = self._infinite_inputs(resolved)
+            if infinite:
+                raise UserError(infinite)
             self._resolved = resolved
         return self._resolved
+
+    def _infinite_inputs(self, resolved: Resolved) -> list[Problem]:
+        """Inputs that became infinite once converted (a catalog price times fx: 1e308, a
+        utilization times hours_per_month times gpus): refused where they come from, before
+        an infinity turns into a NaN (0 × inf) in the costs."""
+        model = resolved.model
+        names = [o["name"] for o in self.usage["options"]]
+        message = ("a figure of this {} is beyond 10^308 once converted (catalog prices times "
+                   "fx rates, utilization times hours): check its values and the fx rates")
+        problems = [self.document.problem(f"options[{names.index(name)}]",
+                                          message.format("option"))
+                    for name, card in model.cards.items() if has_infinity(card)]
+        if has_infinity(model.demand):
+            problems.append(self.document.problem("demand", message.format("demand")))
+        if has_infinity(model.calendar):
+            problems.append(self.document.problem("", message.format("plan")))
+        return problems
 
     @property
     def model(self) -> Model:
         return self.resolved.model
 
-    def replace(self, changes: Mapping[str, Any]) -> "Plan":
+    def replace(self, changes: Mapping[str, Any]) -> Plan:
         """A new plan with the values at dotted paths replaced (SPEC §4)."""
         data = self.data
         for path, value in changes.items():
@@ -129,7 +151,7 @@ class Plan:
 
 
 @contextlib.contextmanager
-def _overflow_is_a_user_error(plan: "Plan"):
+def _overflow_is_a_user_error(plan: Plan):
     """Numbers that overflow the float range come from absurd inputs: the computation stops
     at the first overflow and the plan is refused as a user error, located at the options
     whose costs overflow; never a warning, an infinity or a NaN in a report."""

@@ -7,18 +7,28 @@ with its key path; the caller turns them into located :class:`~planner.errors.Pr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
-from planner.model import (Calendar, CloudCard, Demand, Financing, FreeTierCard, Model,
-                           OwnCard, col)
+from planner.model import Calendar, CloudCard, Demand, Financing, FreeTierCard, Model, OwnCard, col
 from pricing.catalog import Catalog
-from pricing.rates import (PRICE_COLUMN, PricingError, Provenance, cloud_rates,
-                           free_tier_rates, given, gpu_facts, own_rates, site_rates)
+from pricing.rates import (
+    PRICE_COLUMN,
+    PricingError,
+    Provenance,
+    cloud_rates,
+    free_tier_rates,
+    given,
+    gpu_facts,
+    own_rates,
+    site_rates,
+)
 
 TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36}
+MAX_LIFETIME_YEARS = 1e300
 
 
 @dataclass
@@ -244,7 +254,10 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
                                             rates.facts.peak_tflops, reference, catalog, notes)
         financing = own.get("financing")
         carbon = site.get("carbon_kg_per_kwh")
-        lifetime = np.maximum(np.floor(np.asarray(own["lifetime_years"], float) * 12 + 0.5), 1)
+        # A lifetime beyond 10^300 years is forever (never replaced, worth its price at T):
+        # capped there, so that its months stay a finite number.
+        years = np.minimum(np.asarray(own["lifetime_years"], float), MAX_LIFETIME_YEARS)
+        lifetime = np.maximum(np.floor(years * 12 + 0.5), 1)
         card = OwnCard(
             name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
             gpu_hours_per_unit=per_unit, job_hours=job, gpu_count=col(rates.gpu_count),

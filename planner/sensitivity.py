@@ -11,8 +11,8 @@ runner-up when the cheapest is owned, else the best owned option against the che
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from planner.errors import Problem, UserError
 from planner.figures import compute
+from planner.model import has_infinity
 from planner.paths import canonical_path, set_path
 from planner.plan import catalog_checks
 from planner.resolve import resolve
@@ -219,9 +221,12 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
     for path, num, arr, idx in zip(paths, numeric, arrays, index):
         if num:
             _set_leaf(usage, tuple(path), arr[idx[chunk]])
-    resolved = resolve(usage, plan.catalog)
+    with np.errstate(over="ignore"):  # an input that overflows is refused below
+        resolved = resolve(usage, plan.catalog)
     if resolved.issues:
         raise UserError([Problem(i.message, path=i.path) for i in resolved.issues])
+    if has_infinity(resolved.model):  # inputs beyond the float range once converted
+        raise _overflow_error(resolved.model, names, values, index, chunk)
     try:
         with np.errstate(over="raise"):
             figures = compute(resolved.model, break_even=break_even)

@@ -56,7 +56,7 @@ class Flows:
     warnings: list[tuple[Array, str]] = field(default_factory=list)
     redirected: list[tuple[Array, str]] = field(default_factory=list)
     quantities: dict[str, tuple] = field(default_factory=dict)
-    target: "Flows | None" = None  # the overflow/fallback option's flows on the passed work
+    target: Flows | None = None  # the overflow/fallback option's flows on the passed work
 
     @functools.cached_property
     def unmet(self) -> Array:

@@ -861,7 +861,8 @@ def _error_issues(error: Mapping[str, Any]) -> list[Issue]:
     if kind_of_error == "list_type":
         return [Issue(path, f"expected a list, got {_describe(value)}")]
     if kind_of_error == "too_long":
-        count = len(value) if isinstance(value, (list, tuple)) else error["ctx"].get("actual_length")
+        count = (len(value) if isinstance(value, (list, tuple))
+                 else error["ctx"].get("actual_length"))
         what = "options" if path == "options" else "entries"
         return [Issue(path, f"at most {error['ctx']['max_length']} {what} are allowed, got "
                             f"{count}")]

@@ -126,7 +126,10 @@ def load_yaml(text: str | bytes, file: str | None = None) -> LoadedYaml:
     if isinstance(text, bytes):
         text = _decode(text, file)
     try:
-        _count_values(text, file)
+        # A value takes at least one character ("?\n" is a key and its value): a shorter
+        # text is counted while it is built, which a long one would take seconds to reach.
+        if len(text) > MAX_VALUES // 2:
+            _count_values(text, file)
         loader = _Loader(text)
         try:
             root = loader.get_single_node()

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.model import (Calendar, CloudCard, Demand, Financing, FreeTierCard, Model, OwnCard,
-                           col)
+from planner.model import Calendar, CloudCard, Demand, Financing, FreeTierCard, Model, OwnCard, col
 
 NAN = np.nan
 

@@ -51,7 +51,7 @@ def test_level_is_nan_when_owning_never_pays_within_capacity():
 
 def _scipy_level(m, own_name, other, hi):
     def f(x):
-        pv, ok = pv_at_levels(m, [own_name, other], np.array([[x]]))
+        pv, _ok = pv_at_levels(m, [own_name, other], np.array([[x]]))
         return pv[own_name][0, 0] - pv[other][0, 0]
 
     return brentq(f, 0.0, hi, xtol=1e-10)

@@ -15,11 +15,10 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
-import planner.files
 from click.testing import CliRunner
 
 import planner
+import planner.files
 from planner.cli import main
 from planner.report import format_for, render, tables, write_report
 from planner.report.plain import render_csv

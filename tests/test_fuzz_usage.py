@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import os
 import tempfile
 from pathlib import Path
@@ -436,6 +435,7 @@ def run_text(text: str | bytes) -> planner.Plan | None:
         return planner.load(path)
     except UserError as err:
         check_problems(err, from_text=True)
+        event("outcome: user error")
         return None
 
 

@@ -95,7 +95,8 @@ def test_numbers_beyond_the_float_range_are_user_errors(written, key):
     text = {"discount_rate": f"discount_rate: {written}\ndemand: {{gpu_hours_per_month: 1}}\n",
             "horizon_months": f"horizon_months: {written}\ndemand: {{gpu_hours_per_month: 1}}\n",
             "demand.gpus": f"demand: {{gpu_hours_per_month: 1, gpus: {written}}}\n"}[key]
-    found = problems_of("version: 1\n" + text + "options: [{name: r, cloud: {price_per_hour: 1}}]\n")
+    found = problems_of("version: 1\n" + text
+                        + "options: [{name: r, cloud: {price_per_hour: 1}}]\n")
     assert [p.path for p in found] == [key], found
     assert found[0].line is not None and len(found[0].message) < 200
 
@@ -423,3 +424,40 @@ def test_the_command_line_leaves_the_existing_report_when_it_fails(monkeypatch, 
     usage.unlink()
     _untouched(old_report)
 
+
+
+# -- findings of the coverage-guided fuzzer (fuzz/README.md), each a regression test -----------
+
+
+def test_an_fx_rate_that_overflows_catalog_prices_is_refused_at_the_options(tmp_path):
+    """atheris: fx USD 1e308 turned catalog prices into inf, and 0 × inf into NaN costs."""
+    path = tmp_path / "usage.yaml"
+    path.write_text(textwrap.dedent("""\
+        version: 1
+        currency: EUR
+        fx: {USD: 1.0e+308}
+        demand: {gpu_hours_per_month: 100}
+        site: {electricity_per_kwh: 0.2}
+        options:
+          - name: box
+            own: {gpu: h100-80gb}
+          - name: inline
+            cloud: {price_per_hour: 2}
+          - name: catalog
+            cloud: gcp/a3-highgpu-8g
+        """))
+    with _no_warnings(), pytest.raises(UserError) as caught:
+        planner.load(path)
+    assert [(p.path, p.line) for p in caught.value.problems] == [("options[0]", 7),
+                                                                 ("options[2]", 11)]
+    assert "fx" in caught.value.problems[0].message
+
+
+def test_a_lifetime_of_1e308_years_is_forever():
+    """atheris: lifetime_years 1e308 overflowed to an infinite number of months."""
+    data = json.loads(json.dumps(SMALL))
+    data["options"][0]["own"]["lifetime_years"] = 1e308
+    with _no_warnings():
+        d = planner.load(data).evaluate().to_dict()
+    box = d["options"][0]
+    assert box["residual_value"] == 1200 and box["total_cost"] == pytest.approx(12 * 10)

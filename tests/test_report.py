@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-import planner.files
-
 from planner import fmt
 from planner.report import FORMATS, content, format_for, render, summary_table, write_report
 from planner.result import Result

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from planner.errors import Problem, UserError
-from planner.usage_schema import reference_markdown, schema_text, usage_json_schema
 from planner.usage import (
     KINDS,
     OPTION_MODELS,
@@ -28,6 +27,7 @@ from planner.usage import (
     load_usage_text,
     raw_document,
 )
+from planner.usage_schema import reference_markdown, schema_text, usage_json_schema
 from planner.yaml_positions import MAX_BYTES, MAX_VALUES, load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]

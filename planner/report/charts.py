@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -135,13 +136,18 @@ def _draw_figure(salt: str, width_inches: float, height_inches: float,
 
     ``draw`` returns the chart's title, or ``None`` when there is nothing to draw, and places
     its axes with :func:`_arrange` (measuring the labels it set is several times faster than
-    a layout engine, which draws everything twice). The figure is made without pyplot, so no global backend is chosen or changed (a Jupyter user's
-    backend stays as it is) and nothing is left open.
+    a layout engine, which draws everything twice). The figure is made without pyplot, so no
+    global backend is chosen or changed (a Jupyter user's backend stays as it is) and nothing
+    is left open. A character the font lacks (a control character or a rare script in an
+    option's name) is drawn as a box without matplotlib's "Glyph missing" warning, which would
+    reach the terminal.
     """
     import matplotlib
     from matplotlib.figure import Figure
 
-    with matplotlib.rc_context(_rc(salt)):
+    with matplotlib.rc_context(_rc(salt)), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"(?s)Glyph \d+ .*missing from",
+                                category=UserWarning)
         fig = Figure(figsize=(width_inches, height_inches))
         label = draw(fig)
         if label is None:

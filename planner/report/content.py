@@ -301,9 +301,9 @@ def risk_sentence(result: Result) -> str:
     spread = fmt.percent(frame.attrs.get("spread", float(frame["high"].iloc[0]) - 1))
     changes: dict[str | None, list[str]] = {}
     for row in frame.itertuples():
-        base = _name(row.cheapest)
-        for side, name in (("lower", _name(row.cheapest_low)),
-                           ("higher", _name(row.cheapest_high))):
+        base = option_name(row.cheapest)
+        for side, name in (("lower", option_name(row.cheapest_low)),
+                           ("higher", option_name(row.cheapest_high))):
             if name != base:
                 changes.setdefault(name, []).append(t(
                     "risk.condition", input=_quoted(row.input), spread=spread,
@@ -323,7 +323,7 @@ def risk_sentence(result: Result) -> str:
     return _sentences(parts)
 
 
-def _name(value: object) -> str | None:
+def option_name(value: object) -> str | None:
     """An option's name from a frame cell; None for no option (None or NaN)."""
     return None if fmt.is_missing(value) else str(value)
 
@@ -784,7 +784,8 @@ def sensitivity(result: Result) -> dict[str, Any] | None:
     spread = fmt.percent(frame.attrs.get("spread", float(frame["high"].iloc[0]) - 1))
     rows, still = [], []
     for row in frame.itertuples():
-        base, low, high = _name(row.cheapest), _name(row.cheapest_low), _name(row.cheapest_high)
+        base = option_name(row.cheapest)
+        low, high = option_name(row.cheapest_low), option_name(row.cheapest_high)
         if _swing(row) == 0 and low == base and high == base:
             still.append(engine_text(row.input))
             continue
@@ -802,7 +803,7 @@ def sensitivity(result: Result) -> dict[str, Any] | None:
     base = float(frame["months"].iloc[0])
     return {"pair": tuple(pair) if pair else None, "spread": spread,
             "months": base, "months_text": fmt.months(base), "rows": rows, "still": still,
-            "cheapest": _name(frame["cheapest"].iloc[0])}
+            "cheapest": option_name(frame["cheapest"].iloc[0])}
 
 
 # -- the appendix -----------------------------------------------------------------------------

@@ -51,14 +51,21 @@ def csv_columns(result: Result) -> list[str]:
 def table_csv(table: tables.Table, currency: str) -> str:
     """One table as CSV: a header of column keys (and ``currency`` last when the table holds
     money), then its rows."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     header = [c.key for c in table.columns]
-    writer.writerow([*header, "currency"] if table.currency_column else header)
+    lines = [_csv_line([*header, "currency"] if table.currency_column else header)]
     for row in table.rows:
         cells = [_csv_value(v) for v in row]
-        writer.writerow([*cells, currency] if table.currency_column else cells)
-    return buffer.getvalue()
+        lines.append(_csv_line([*cells, currency] if table.currency_column else cells))
+    return "".join(lines)
+
+
+def _csv_line(cells: list[str]) -> str:
+    """One CSV row ending in "\\n". The csv module quotes a cell holding a character of its
+    line terminator: written with "\\r\\n" and then ended in "\\n", a cell with a bare "\\r"
+    is quoted too (with "\\n" alone it would not be, and split the row in a reader)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerow(cells)
+    return buffer.getvalue()[:-2] + "\n"
 
 
 def render_csv(result: Result) -> str:
@@ -267,10 +274,11 @@ def _sensitivity_lines(result: Result) -> list[str]:
     records = frame.to_dict("records")
     low, high = float(records[0]["low"]), float(records[0]["high"])
     down, up = f"−{fmt.percent(1 - low)}", f"+{fmt.percent(high - 1)}"
-    base = records[0]["cheapest"]
+    base = content.option_name(records[0]["cheapest"])
 
-    def cheapest(name: Any) -> str:
-        text = fmt.MISSING if name is None else str(name)
+    def cheapest(value: Any) -> str:
+        name = content.option_name(value)
+        text = fmt.MISSING if name is None else name
         return f"**{text}**" if name != base else text
 
     lines = ["## What changes the answer", ""]

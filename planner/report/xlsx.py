@@ -109,9 +109,14 @@ def _shown_width(value: Any, kind: str, decimals: int, currency: str) -> int:
 
 
 def _cell_value(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith("="):
-        return " " + value  # text, never a formula
-    return value
+    """``value`` as a cell holds it: text is never a formula (a leading "=" gets a space),
+    and the control characters XML cannot hold (legal in YAML and JSON names) become U+FFFD."""
+    if not isinstance(value, str):
+        return value
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+    return " " + value if value.startswith("=") else value
 
 
 def _write_table(sheet: Worksheet, table: tables.Table, currency: str) -> None:
@@ -122,7 +127,7 @@ def _write_table(sheet: Worksheet, table: tables.Table, currency: str) -> None:
     fill = PatternFill("solid", fgColor="E8ECEF")
     numeric = {"money", "price", "months", "number", "integer", "fraction", "factor"}
     for j, column in enumerate(table.columns, start=1):
-        cell = sheet.cell(row=1, column=j, value=column.label)
+        cell = sheet.cell(row=1, column=j, value=_cell_value(column.label))
         cell.font = bold
         cell.fill = fill
         if column.kind in numeric:
@@ -159,7 +164,7 @@ def _write_summary(sheet: Worksheet, result: Result, date: datetime.date) -> Non
     for label, value, kind in items:
         if label == "Title":
             continue
-        sheet.cell(row=row, column=1, value=label).font = Font(bold=True)
+        sheet.cell(row=row, column=1, value=_cell_value(label)).font = Font(bold=True)
         if value is not None:
             cell = sheet.cell(row=row, column=2, value=_cell_value(value))
             form = number_format(kind, 0, currency)
