@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
-from planner.money import discount_factors
+from planner.money import annuity_payment, discount_factors, loan_balance
 
 COMPONENTS = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
               "fixed", "operating", "rental", "reservation", "storage", "fee", "overflow",
@@ -327,7 +327,7 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
         down = np.minimum(f.down_payment, price)
         principal = price - down
         rate = f.annual_rate / 12.0
-        payment = _annuity_payment(principal, rate, f.months)
+        payment = annuity_payment(principal, rate, f.months)
         bought_at = L * np.floor((m - 1) / L)
         paid = m - bought_at  # payments made on the machine in service, this month's included
         components["purchase"] = np.where(bought, down, 0.0)
@@ -335,7 +335,7 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
         components["financing"] = np.where(paying, payment, 0.0)
         payoff_month = (m >= 1) & (replaced | (m == T))
         components["loan_payoff"] = np.where(payoff_month,
-                                             _loan_balance(payment, rate, f.months, paid), 0.0)
+                                             loan_balance(principal, rate, f.months, paid), 0.0)
         quantities["purchase"] = (bought * 1.0, "down payments", down)
         quantities["financing"] = (paying * 1.0, "loan payments", payment)
         quantities["loan_payoff"] = (
@@ -344,32 +344,6 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     age = T - last_bought
     residual = price - (price - resale) * age / L
     return components, residual[:, 0], quantities
-
-
-def _paid_off_share(monthly_rate: Array, months: Array) -> Array:
-    """1 − (1 + i)^−n, written so that it neither cancels for tiny rates (i = 1e−17 made
-    (1 + i)^n − 1 exactly 0, a division by zero) nor overflows for large ones."""
-    return -np.expm1(-np.asarray(months, dtype=float) * np.log1p(monthly_rate))
-
-
-def _annuity_payment(principal: Array, monthly_rate: Array, months: Array) -> Array:
-    """Payment at the end of each of ``months`` months that repays ``principal`` at
-    ``monthly_rate`` (planner.money.annuity_payment, robust at the extremes)."""
-    i = np.asarray(monthly_rate, dtype=float)
-    n = np.asarray(months, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        with_interest = principal * (i / _paid_off_share(i, n))
-    return np.where(i == 0.0, principal / n, with_interest)
-
-
-def _loan_balance(payment: Array, monthly_rate: Array, months: Array, paid: Array) -> Array:
-    """Balance still owed right after ``paid`` of ``months`` payments of ``payment``
-    (planner.money.loan_balance, robust at the extremes)."""
-    i = np.asarray(monthly_rate, dtype=float)
-    remaining = np.clip(np.asarray(months, dtype=float) - paid, 0.0, None)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        discounted = payment * (_paid_off_share(i, remaining) / i)
-    return np.where(i == 0.0, payment * remaining, discounted)
 
 
 def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
