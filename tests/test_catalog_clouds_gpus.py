@@ -305,3 +305,13 @@ def test_curated_parts_rebuild_the_shipped_rows():
     }
     assert shipped == built
     assert module.build_systems(CURATED) == _shipped("systems.csv")
+
+
+def test_gpu_labels_follow_the_providers_documentation(catalog):
+    """Azure documents NC A100 v4 as A100 80GB PCIe and ND A100 v4 as SXM (NVLink) cards;
+    the reference extract labelled NC A100 v4 A100-80GB (corrected in the build script)."""
+    rows = _shipped("clouds.csv")
+    nc = {r["gpu"] for r in rows if re.fullmatch(r"Standard_NC\d+ads_A100_v4", r["instance"])}
+    nd = {r["gpu"] for r in rows if r["instance"] == "Standard_ND96amsr_A100_v4"}
+    assert nc == {"a100-80gb-pcie"} and nd == {"a100-80gb"}
+    assert catalog.gpu("a100-80gb-pcie").memory_gb == 80

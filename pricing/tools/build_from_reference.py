@@ -714,6 +714,16 @@ ROW_NOTES = {  # phrase in a reference note -> what the catalog row says about i
     "swapped back": "source spot and on-demand columns were swapped, corrected",
     "a3-mega": "a3-mega: H100 80GB with higher network bandwidth",
 }
+# (provider, instance type) -> (catalog GPU id, note): the reference's GPU label corrected from
+# the provider's own documentation.
+GPU_CORRECTIONS = {
+    ("azure", f"Standard_NC{size}ads_A100_v4"): (
+        "a100-80gb-pcie",
+        "NC A100 v4 has A100 80GB PCIe cards (source label A100-80GB, corrected; "
+        "learn.microsoft.com/azure/virtual-machines/nc-a100-v4-series)",
+    )
+    for size in (24, 48, 96)
+}
 
 
 def build_clouds(ref: Path) -> list[dict[str, str]]:
@@ -728,6 +738,10 @@ def build_clouds(ref: Path) -> list[dict[str, str]]:
         spot = src["spot_usd_per_hr"]
         notes = [info.note]
         notes += [text for phrase, text in ROW_NOTES.items() if phrase in src["notes"]]
+        gpu = src["gpu_model"].lower()
+        if (provider, src["instance_type"]) in GPU_CORRECTIONS:
+            gpu, note = GPU_CORRECTIONS[provider, src["instance_type"]]
+            notes.append(note)
         if spot:
             notes.append("interruptions_per_hour: default estimate")
         rows.append(
@@ -736,7 +750,7 @@ def build_clouds(ref: Path) -> list[dict[str, str]]:
                 "provider": provider,
                 "instance": src["instance_type"],
                 "region": src["region"],
-                "gpu": src["gpu_model"].lower(),
+                "gpu": gpu,
                 "gpus": str(int(float(src["gpu_count"]))),
                 "gpu_memory_gb": fmt(number(src["gpu_memory_gb"])),
                 "price_per_hour": src["ondemand_usd_per_hr"],
