@@ -71,6 +71,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         inputs=_inputs(plan),
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
         breakdown=_breakdown(figures),
+        pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
     )
 
 

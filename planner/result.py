@@ -33,6 +33,8 @@ class Result:
     :func:`planner.sensitivity.sensitivity`), the widest swing first.
     ``breakdown`` says what each feasible option's costs are made of over the horizon: columns
     ``option``, ``component``, ``quantity``, ``unit``, ``price`` (per unit) and ``cost``.
+    ``pue`` is the site's power usage effectiveness (1 without one), by which own machines'
+    energy includes cooling.
     """
 
     data: dict[str, Any]
@@ -42,6 +44,7 @@ class Result:
     inputs: list[tuple[str, str]] = field(default_factory=list)
     sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame)
     breakdown: pd.DataFrame = field(default_factory=pd.DataFrame)
+    pue: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy)."""

@@ -45,8 +45,11 @@ def test_site_kind_fills_pue():
     p, row = box({"electricity_per_kwh": 0.1, "kind": "colocation"})
     pue = p.catalog.site_kind("colocation").pue
     assert row["energy_kwh"] == pytest.approx(1200 * pue)
+    assert p.evaluate().pue == pue  # the report splits cooling from energy by it
     p, row = box({"electricity_per_kwh": 0.1, "kind": "colocation", "pue": 1.2})
     assert row["energy_kwh"] == pytest.approx(1200 * 1.2)
+    assert p.evaluate().pue == 1.2
+    assert planner.load(plan({"electricity_per_kwh": 0.1})).evaluate().pue == 1.0
 
 
 def test_foreign_region_needs_an_exchange_rate():

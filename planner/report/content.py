@@ -348,14 +348,8 @@ def inputs(result: Result) -> list[tuple[str, str]]:
 
 
 def site_pue(result: Result) -> float:
-    """The site's power usage effectiveness (1 when the result does not say)."""
-    for label, value in result.inputs:
-        if label == "PUE":
-            try:
-                return max(1.0, float(str(value).replace(",", "")))
-            except ValueError:
-                return 1.0
-    return 1.0
+    """The site's power usage effectiveness (at least 1)."""
+    return max(1.0, result.pue)
 
 
 # -- the options table ------------------------------------------------------------------------
