@@ -1,6 +1,8 @@
 """The command line: exit codes, messages, outputs (SPEC §3)."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -151,3 +153,17 @@ def test_catalog_option_overrides_built_in_rows(run, tmp_path):
     assert total(quoted, "a100-on-demand") < total(base, "a100-on-demand") / 2
     missing = run("validate", EXAMPLES / "usage.yaml", "--catalog", tmp_path / "none.csv")
     assert missing.exit_code == 1 and "catalog file not found" in missing.output
+
+
+def test_help_does_not_import_the_heavy_libraries():
+    """DESIGN.md: `planner --help` must be quick, so it imports none of the libraries that
+    only the work needs (checked in a fresh interpreter)."""
+    heavy = ("numpy", "pandas", "scipy", "matplotlib", "weasyprint", "pydantic", "jinja2",
+             "openpyxl", "babel", "yaml")
+    code = ("import sys\nfrom planner.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert "Usage:" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
