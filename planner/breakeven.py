@@ -20,13 +20,24 @@ from planner.model import (
     take_scenarios,
     with_level,
 )
-from planner.tco import chain, option_flows, present_value, work_by_month
+from planner.tco import (
+    chain,
+    discount,
+    option_flows,
+    present_value,
+    rented_instance_hours,
+    work_by_month,
+)
 
 _REL_TOL = 1e-9
 #: With an overflow, the demand search runs up to this multiple of the machine's capacity.
 OVERFLOW_SEARCH_FACTOR = 10.0
-#: Extra evenly spaced breakpoints when a reserved option's commitment makes kinks we do not list.
-RESERVED_SUBDIVISIONS = 24
+#: Bytes of working arrays while listing a reserved option's breakpoints; rows are taken in
+#: blocks that fit.
+RESERVED_BLOCK_BYTES = 64 * 2**20
+#: Breakpoints × months of one scenario at most (each breakpoint is an evaluation of the
+#: horizon); beyond, the breakpoints are thinned evenly and the root refined (see _polish).
+MAX_BREAKPOINT_MONTHS = 250_000
 
 
 def break_even_months(own_cost: Array, other_cost: Array) -> Array:
@@ -114,14 +125,21 @@ def _chain_limits(model: Model, name: str, growth_max: Array):
     return crossings, cumulative / growth_max
 
 
+def search_bound(model: Model, own: str, own_capacity: Array, growth_max: Array) -> Array:
+    """The largest month-1 level the break-even search looks at (SPEC §5.6), before the
+    chains' own limits: the own machine's capacity in every month (capacity ÷ the largest
+    growth factor), or with an overflow ten times its capacity. (S, 1) [reference units]"""
+    if own in model.target_of:
+        return OVERFLOW_SEARCH_FACTOR * own_capacity
+    return own_capacity / growth_max
+
+
 def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array]:
-    """Sorted candidate breakpoints (S, K) of the demand level, and the search bound (S, 1)."""
+    """Sorted breakpoints (S, K) of the demand level, between which both present values are
+    linear, and the search bound (S, 1)."""
     growth = _growth(model)[:, 1:]
     growth_max = growth.max(axis=1, keepdims=True)
-    own_cap = _capacity_per_unit(model, own)
-    bound = own_cap / growth_max
-    if own in model.target_of:
-        bound = OVERFLOW_SEARCH_FACTOR * bound
+    bound = search_bound(model, own, _capacity_per_unit(model, own), growth_max)
     levels = []
     for name in (own, other):
         crossings, limit = _chain_limits(model, name, growth_max)
@@ -130,9 +148,8 @@ def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array
             # A month without work (growth −1) crosses nothing: inf, beyond the bound below.
             with np.errstate(divide="ignore", invalid="ignore"):
                 levels.append(cumulative / growth)
-    if any(getattr(model.cards[n], "pricing", "").startswith("reserved")
-           for n in chain(model, own) + chain(model, other)):
-        levels.append(bound * np.linspace(0, 1, RESERVED_SUBDIVISIONS + 1)[None, 1:-1])
+    for name in dict.fromkeys((own, other)):
+        levels += reserved_breakpoints(model, name, growth, bound)
     rows = max(model.scenarios, bound.shape[0])
     bound = np.broadcast_to(bound, (rows, 1))
     points = [np.zeros((rows, 1)), bound]
@@ -140,6 +157,132 @@ def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array
     points = np.concatenate(points, axis=1)
     points = np.where((points >= 0) & (points <= bound), points, bound)
     return np.sort(points, axis=1), bound
+
+
+def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -> list[Array]:
+    """The levels where the present value of a reserved cloud in ``name``'s chain kinks,
+    [] without one. (S, K) arrays [reference units]
+
+    growth : g_m, months 1..T, (S, T); bound : the search bound, (S, 1).
+
+    The cloud ends the chain and gets the work above the capacity C of the members before
+    it: I_m(x) = κ·max(0, x·g_m − C) instance-hours in month m at level x (κ: instance-hours
+    per reference unit). With R committed instances its present value
+    f_R(x) = R·c + p·Σ_m disc_m·max(0, I_m(x) − R·H) (c: one instance's commitment in present
+    value) kinks where I_m(x) = R·H, at x = (R·H/κ + C)/g_m. The default count R*(x) is
+    f's minimizer; it steps from R to R + 1 where the saving of one more instance,
+    s_R(x) = p·Σ_m disc_m·clip(I_m(x) − R·H, 0, H), reaches c, and the present value
+    min_R f_R(x) kinks there too. Listed: those switch levels and the kinks of the count in
+    force, so that the present value is linear between the breakpoints.
+    """
+    from planner.linear import chain_line
+    from planner.tco import reservation_weight
+
+    members = chain(model, name)
+    card = model.cards[members[-1]]
+    if getattr(card, "term_months", 0) == 0:
+        return []
+    line = chain_line(model, name)
+    before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
+    kappa = rented_instance_hours(model, card, card.gpu_hours_per_unit)
+    H = np.asarray(model.calendar.hours_per_month, dtype=float).reshape(-1, 1)
+    rows = max(growth.shape[0], np.shape(before)[0], np.shape(kappa)[0], bound.shape[0],
+               H.shape[0])
+    T = growth.shape[1]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        peak = kappa * np.maximum(bound * growth.max(axis=1, keepdims=True) - before, 0.0) / H
+    top = np.nan_to_num(np.broadcast_to(peak, (rows, 1)), posinf=0.0)
+    if card.reserved_instances is not None:
+        counts = np.broadcast_to(np.asarray(card.reserved_instances, float).reshape(-1, 1),
+                                 (rows, 1))
+        return [_kinks(counts[:, :, None], H, kappa, before, growth).reshape(rows, T)]
+    cap = max(64, MAX_BREAKPOINT_MONTHS // T)
+    r_max = int(min(np.ceil(top.max(initial=0.0)) + 1, 2**62))
+    if r_max > cap:  # too many counts to list them all: every r_max/cap-th, refined later
+        counts = np.unique(np.round(np.linspace(0, r_max, cap)))
+    else:
+        counts = np.arange(r_max + 1, dtype=float)
+    disc = discount(model)
+    commitment = (card.reserved_price_per_hour * H
+                  * reservation_weight(model, disc, card.term_months))  # c, (S, 1)
+    per_level = (card.on_demand_price_per_hour * disc[:, 1:] * kappa
+                 * growth)  # β_m = p·disc_m·κ·g_m: the slope of s_R where it rises, (S, T)
+    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * T))
+    out = []
+    for start in range(0, rows, block):
+        part = slice(start, min(start + block, rows))
+
+        def cut(a, part=part):
+            a = np.asarray(a, dtype=float)
+            return a if a.shape[0] == 1 else a[part]
+
+        kinks = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
+        if counts.size == r_max + 1:  # every count: (B, R + 1, T), R = 0..r_max
+            upper = kinks[:, 1:]
+            kinks = kinks[:, :-1]
+        else:
+            upper = _kinks(counts[None, :, None] + 1, cut(H), cut(kappa), cut(before),
+                           cut(growth))
+        switch = _switch_levels(kinks, upper, cut(per_level)[:, None, :],
+                                cut(commitment)[:, :, None])  # (B, R): from R to R + 1
+        b = kinks.shape[0]
+        if counts.size == r_max + 1:
+            # The kinks of the count in force: R from the switch R − 1 → R to R → R + 1.
+            low = np.concatenate([np.zeros_like(switch[:, :1]), switch[:, :-1]], axis=1)
+            in_force = (kinks >= low[:, :, None]) & (kinks <= switch[:, :, None])
+            listed = np.concatenate([switch, np.where(in_force, kinks, np.inf).reshape(b, -1)],
+                                    axis=1)
+        else:
+            listed = switch
+        out.append(np.broadcast_to(listed, (part.stop - part.start, listed.shape[1])))
+    points = np.concatenate(out)
+    points = np.sort(np.where(points <= bound, points, np.inf), axis=1)
+    used = int((points < np.inf).sum(axis=1).max(initial=0))
+    points = points[:, :max(used, 1)]
+    if points.shape[1] > cap:  # thinned evenly: the root is then refined by _polish
+        points = points[:, np.round(np.linspace(0, points.shape[1] - 1, cap)).astype(int)]
+    return [points]
+
+
+def _kinks(counts: Array, H: Array, kappa: Array, before: Array, growth: Array) -> Array:
+    """Levels x where I_m(x) = R·H, (S, R, T): (R·H/κ + C)/g_m; inf in months without work.
+    counts (S or 1, R, 1); H, kappa, before (S or 1, 1); growth (S, T)."""
+    per_instance = np.where(kappa > 0, H / np.where(kappa > 0, kappa, 1.0), np.inf)
+    with np.errstate(invalid="ignore"):
+        work = counts * per_instance[:, :, None] + np.asarray(before)[:, :, None]
+    work = np.where(np.isnan(work), np.inf, work)  # 0 × inf: no instance-hours at all
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(growth[:, None, :] > 0, work / growth[:, None, :], np.inf)
+
+
+def _switch_levels(start: Array, end: Array, slope: Array, commitment: Array) -> Array:
+    """Where s_R(x) = Σ_m slope_m·(clip(x, start_m, end_m) − start_m) first reaches the
+    commitment c, for each R; inf where it never does. (S, R)
+
+    start, end : (S, R, T) levels where month m's instance-hours reach R·H and (R + 1)·H;
+    slope : (S, 1, T); commitment : (S, 1, 1) or (1, 1, 1).
+    """
+    shape = np.broadcast_shapes(start.shape, slope.shape)
+    rise = np.broadcast_to(np.where(np.isfinite(start), slope, 0.0), shape)
+    pos = np.concatenate([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=2)
+    change = np.concatenate([rise, -rise], axis=2)
+    order = np.argsort(pos, axis=2, kind="stable")
+    pos = np.take_along_axis(pos, order, axis=2)
+    change = np.take_along_axis(change, order, axis=2)
+    after = np.cumsum(change, axis=2)  # slope just after each event
+    finite = np.where(np.isfinite(pos), pos, 0.0)
+    step = np.diff(finite, axis=2, prepend=finite[:, :, :1])
+    value = np.cumsum((after - change) * step, axis=2)  # s_R at each event
+    c = np.broadcast_to(commitment, value.shape[:2] + (1,))
+    reached = (value >= c) & np.isfinite(pos)
+    k = np.where(reached.any(axis=2), np.argmax(reached, axis=2), -1)
+    k = np.maximum(k, 1)[:, :, None]
+    x0 = np.take_along_axis(finite, k - 1, axis=2)[:, :, 0]
+    v0 = np.take_along_axis(value, k - 1, axis=2)[:, :, 0]
+    s0 = np.take_along_axis(after, k - 1, axis=2)[:, :, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        level = np.where(s0 > 0, x0 + (c[:, :, 0] - v0) / s0, x0)
+    return np.where(reached.any(axis=2), level, np.inf)
 
 
 #: Rows (scenarios × levels) evaluated at once by :func:`pv_at_levels`; bounds memory.
@@ -174,8 +317,31 @@ def _delta(model: Model, own: str, other: str, levels: Array) -> tuple[Array, Ar
 
 def break_even_level(model: Model, own: str, other: str) -> Array:
     """Smallest month-1 work level at which PV(own) − PV(other) is zero or changes sign,
-    within the levels at which both are feasible; NaN if none. (S,) [reference units]"""
+    within the levels at which both are feasible; NaN if none. (S,) [reference units]
+
+    The pieces between breakpoints are walked in windows, 8 pieces first and four times as
+    many each time after: most pairs cross early, and only the scenarios still open are
+    evaluated further.
+    """
     breaks, _ = demand_breakpoints(model, own, other)
+    rows, k = breaks.shape
+    level = np.full(rows, np.nan)
+    bracket = np.full((rows, 2), np.nan)
+    todo = np.arange(rows)
+    start, pieces = 0, 8
+    while todo.size and start < k - 1:
+        stop = min(k, start + pieces + 1)
+        sub = model if model.scenarios == 1 else _take(model, todo)
+        found, found_bracket, ended = _walk_pieces(sub, own, other, breaks[todo, start:stop])
+        level[todo], bracket[todo] = found, found_bracket
+        todo = todo[np.isnan(found) & ~ended]
+        start, pieces = stop - 1, 4 * pieces
+    return _polish(model, own, other, level, bracket)
+
+
+def _walk_pieces(model: Model, own: str, other: str, breaks: Array):
+    """The first crossing along the pieces between ``breaks`` (S, K): its level and bracket
+    (NaN: none), and whether the walk ended at a level where an option is infeasible."""
     rows, k = breaks.shape
     lo, hi = breaks[:, :-1], breaks[:, 1:]
     width = hi - lo
@@ -198,8 +364,8 @@ def break_even_level(model: Model, own: str, other: str) -> Array:
     xs[:, 1::3], vs[:, 1::3] = lo, left
     xs[:, 2::3], vs[:, 2::3] = hi, right
     tols = np.repeat(tol_b, 3, axis=1)[:, :3 * k - 2]
-    level, bracket = _first_crossing(xs, vs, tols)
-    return _polish(model, own, other, level, bracket)
+    found, found_bracket = _first_crossing(xs, vs, tols)
+    return found, found_bracket, np.isnan(vs).any(axis=1)
 
 
 def _first_crossing(xs: Array, vs: Array, tols: Array):

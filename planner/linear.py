@@ -163,12 +163,13 @@ class LevelSearch:
         return self._events[name]
 
     def bound(self, own: str, other: str) -> Array:
-        """The largest level searched (SPEC §5.6): the own machine's capacity (times the
-        factor with an overflow) and where either chain stops being feasible. (S, 1)"""
+        """The largest level searched (SPEC §5.6): the own machine's capacity in every month
+        (capacity ÷ the largest growth factor), or with an overflow ``factor`` times its
+        capacity; and where either chain stops being feasible. (S, 1)"""
         g_max = self.growth.max(axis=1, keepdims=True)
-        bound = self.line(own).segments[0].capacity / g_max
-        if own in self.model.target_of:
-            bound = self.factor * bound
+        capacity = self.line(own).segments[0].capacity
+        bound = (self.factor * capacity if own in self.model.target_of
+                 else capacity / g_max)
         for name in (own, other):
             bound = np.minimum(bound, self.line(name).feasible_work / g_max)
         return bound

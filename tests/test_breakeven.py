@@ -146,3 +146,60 @@ def test_closed_form_level_equals_the_piecewise_evaluation(price, run, rent, ren
             assert np.isnan(got)
         else:
             assert got == pytest.approx(expected, rel=1e-7, abs=1e-6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(price=st.floats(500, 60_000), run=st.floats(0, 2), gpu_count=st.integers(1, 8),
+       reserved=st.floats(0.1, 3), premium=st.floats(1.0, 3.0), term=st.sampled_from([12, 36]),
+       T=st.integers(6, 40), growth=st.floats(-0.5, 1.0), rate=st.floats(0, 0.2),
+       overflow=st.booleans(), fixed_count=st.one_of(st.none(), st.integers(0, 6)))
+def test_level_against_reserved_pricing_is_the_first_sign_change(
+        price, run, gpu_count, reserved, premium, term, T, growth, rate, overflow, fixed_count):
+    """Against reserved pricing (the count chosen per level, or fixed), the level is where the
+    difference of present values is zero or changes sign, and no level below it is: a scan of
+    1,500 levels finds no sign change before it (the difference is piecewise linear with kinks
+    where the best count changes, which the search lists)."""
+    od = reserved * premium
+    cards = [own(price=price, gpu_count=gpu_count, operating=run, lifetime_months=T,
+                 overflow="spare" if overflow else None),
+             cloud("res", price=od, on_demand=od, pricing=f"reserved_{term // 12}y",
+                   reserved_price=reserved, term=term, reserved_instances=fixed_count)]
+    if overflow:
+        cards.append(cloud("spare", price=od))
+    m = model(*cards, dem=demand(level=100, growth=growth), cal=calendar(T=T, r=rate))
+    level = break_even_level(m, "box", "res")[0]
+    g_max = max(1.0, (1 + growth) ** ((T - 1) / 12))
+    bound = 10 * gpu_count * 730 if overflow else gpu_count * 730 / g_max
+    grid = np.linspace(0, bound, 1501)
+    pv, _ = pv_at_levels(m, ["box", "res"], grid[None, :])
+    diff = pv["box"][0] - pv["res"][0]
+    scale = np.maximum(np.abs(pv["box"][0]), np.abs(pv["res"][0]))
+    tol = 1e-7 * np.maximum(scale, 1.0)
+    sign = np.where(np.abs(diff) <= tol, 0, np.sign(diff))
+    first = next((i for i in range(len(grid))
+                  if sign[i] == 0 or (i and sign[i] * sign[i - 1] < 0)), None)
+    if np.isnan(level):
+        assert first is None, (grid[first], diff[first])
+        return
+    below = grid < level * (1 - 1e-9) - 1e-9
+    assert first is None or not below[first], (level, grid[first])
+    # At the level itself the difference is zero, or changes sign there (a jump).
+    at, _ = pv_at_levels(m, ["box", "res"], np.array([[level, level * (1 + 1e-7) + 1e-7]]))
+    d = at["box"][0] - at["res"][0]
+    assert abs(d[0]) <= 1e-6 * max(abs(at["box"][0, 0]), 1.0) or d[0] * d[1] <= 0
+
+
+def test_level_against_thousands_of_reserved_instances_is_a_root():
+    """8,000 GPUs against 1-GPU reserved instances over 36 months: about 12,000 counts, more
+    breakpoints than are listed (MAX_BREAKPOINT_MONTHS), so they are thinned and the root is
+    refined: it is still a level where both present values are equal, with no sign change
+    below it on a scan of 20,000 levels."""
+    m = model(own(price=1.6e8, gpu_count=8000, operating=0.3, lifetime_months=36),
+              cloud("res", price=2.0, on_demand=2.0, pricing="reserved_1y", reserved_price=1.2,
+                    term=12), dem=demand(level=100, growth=0.3), cal=calendar(T=36, r=0.05))
+    level = break_even_level(m, "box", "res")[0]
+    pv, _ = pv_at_levels(m, ["box", "res"], np.array([[level]]))
+    assert pv["box"][0, 0] == pytest.approx(pv["res"][0, 0], rel=1e-9)
+    grid = np.linspace(0, level, 20_001)[:-1]
+    scan, _ = pv_at_levels(m, ["box", "res"], grid[None, :])
+    assert (scan["box"][0] - scan["res"][0] > 0).all()
