@@ -108,14 +108,20 @@ def _shown_width(value: Any, kind: str, decimals: int, currency: str) -> int:
     return max((len(line) for line in str(value).splitlines()), default=0)
 
 
-def _cell_value(value: Any) -> Any:
-    """``value`` as a cell holds it: text is never a formula (a leading "=" gets a space),
-    and the control characters XML cannot hold (legal in YAML and JSON names) become U+FFFD."""
-    if not isinstance(value, str):
-        return value
+def _xml_text(text: str) -> str:
+    """``text`` with the control characters XML cannot hold (legal in YAML and JSON names)
+    replaced by U+FFFD."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
+
+
+def _cell_value(value: Any) -> Any:
+    """``value`` as a cell holds it: text that XML can hold and that is never a formula (a
+    leading "=" gets a space)."""
+    if not isinstance(value, str):
+        return value
+    value = _xml_text(value)
     return " " + value if value.startswith("=") else value
 
 
@@ -219,7 +225,7 @@ def render_xlsx(result: Result, date: datetime.date) -> bytes:
     props = book.properties
     props.creator = "planner"
     props.lastModifiedBy = "planner"
-    props.title = str(result.data["title"])
+    props.title = _xml_text(str(result.data["title"]))
     props.created = stamp
     props.modified = stamp
     buffer = io.BytesIO()
