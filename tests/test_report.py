@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import planner
 from planner import fmt
 from planner.report import FORMATS, content, format_for, render, summary_table, write_report
 from planner.result import Result
@@ -756,3 +757,59 @@ def test_options_differ_by_more_than_colour(result):
 
     styles = charts._styles(result).values()
     assert len({(str(s["linestyle"]), s["marker"]) for s in styles}) == len(styles)
+
+
+def _plan_with_every_reason_and_warning():
+    """Options whose reasons and warnings cover each sentence the engine writes."""
+    return planner.load({
+        "version": 1, "horizon_months": 12, "site": {"electricity_per_kwh": 0.1},
+        "demand": {"gpu_hours_per_month": 2000, "gpus": 2, "min_gpu_memory_gb": 40,
+                   "reference_gpu": "a100-80gb"},
+        "options": [
+            {"name": "small", "own": {"purchase_price": 1000, "power_watts": 300,
+                                      "gpu_count": 2, "gpu_memory_gb": 24}},
+            {"name": "full", "own": {"purchase_price": 1000, "power_watts": 300,
+                                     "gpu_count": 2}},
+            {"name": "full-spill", "own": {"purchase_price": 1000, "power_watts": 300,
+                                           "gpu_count": 2}, "overflow": "small"},
+            {"name": "tier", "free_tier": "kaggle", "fallback": "rent"},
+            {"name": "baidu", "free_tier": "baidu-ai-studio"},
+            {"name": "rent", "cloud": {"price_per_hour": 2, "gpus": 2}},
+            {"name": "odd", "cloud": {"price_per_hour": 2, "gpus": 2, "gpu": "rtx-4090"}},
+        ],
+    }).evaluate()
+
+
+def test_engine_reasons_and_warnings_are_translated():
+    from planner.report import i18n
+
+    result = _plan_with_every_reason_and_warning()
+    names = frozenset(o["name"] for o in result.data["options"])
+    texts = {text for row in result.data["options"]
+             for text in (row["reasons"] or []) + (row["warnings"] or [])}
+    assert len(texts) >= 5, texts
+    with i18n.language("zh"):
+        for text in texts:
+            translated = i18n.engine_sentence(text, names)
+            assert translated != text, text
+            # What is left in Latin letters is names, keys and units, never English prose.
+            prose = re.sub(r"[\w.-]*_[\w.-]*|“[^”]*”|\([^)]*\)|（[^）]*）|[A-Za-z0-9-]+\d[\w-]*",
+                           "", translated)
+            assert not re.search(r"\b(the|is|and|than|no|of)\b", prose), translated
+    assert i18n.engine_sentence(next(iter(texts)), names) == next(iter(texts))  # English
+
+
+@pytest.mark.parametrize("text", [
+    "no throughput figure relates rtx-4090 to mi300x; relative speed 1 assumed",
+    ("GPUs handed out at random (t4 70%, p100 30%); costs use the expected speed of the "
+     "sessions that get a GPU with enough memory"),
+    "relative_speed does not apply to FLOPs demand and was ignored",
+    "demand cannot be served",
+    "fallback option 'rent' cannot take the work: demand cannot be served",
+])
+def test_engine_notes_are_translated(text):
+    from planner.report import i18n
+
+    with i18n.language("zh"):
+        translated = i18n.engine_sentence(text, frozenset({"rent"}))
+    assert translated != text and not re.search(r"\b(the|is|to|of)\b", translated), translated

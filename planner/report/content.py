@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from planner import fmt
-from planner.report.i18n import current, engine_text, join, t
+from planner.report.i18n import current, engine_sentence, engine_text, join, t
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -402,6 +402,12 @@ def _kind_text(kind: str) -> str:
     return t(f"kind.{kind}") if kind in KIND_LABELS else kind
 
 
+def _sentences_of(result: Result, texts: list[str] | None) -> list[str]:
+    """The engine's reasons or warnings of an option, in the report's language."""
+    names = frozenset(o["name"] for o in result.data["options"])
+    return [engine_sentence(text, names) for text in texts or []]
+
+
 def option_rows(result: Result) -> list[OptionRow]:
     """The comparison table, cheapest first, infeasible options last with their reasons."""
     data = result.data
@@ -414,8 +420,8 @@ def option_rows(result: Result) -> list[OptionRow]:
             gpu=_gpu_text(row),
             feasible=bool(row["feasible"]),
             cheapest=row["name"] == data.get("cheapest"),
-            reasons=list(row.get("reasons") or []),
-            warnings=list(row.get("warnings") or []),
+            reasons=_sentences_of(result, row.get("reasons")),
+            warnings=_sentences_of(result, row.get("warnings")),
             total_cost=_money(row["total_cost"], currency),
             present_value=_money(row["present_value"], currency),
             cost_per_gpu_hour=fmt.money(row["cost_per_gpu_hour"], currency, decimals=2),
@@ -518,7 +524,7 @@ def warnings(result: Result, date: datetime.date) -> list[str]:
     """Everything the reader should know, option by option, then about the prices' age."""
     notes = []
     for row in _options(result):
-        for text in row.get("warnings") or []:
+        for text in _sentences_of(result, row.get("warnings")):
             notes.append(f"{row['name']}: {text}")
     age = catalog_age_days(result, date)
     if age is not None and age > STALE_AFTER_DAYS:
@@ -748,7 +754,7 @@ def free_tier_rows(result: Result) -> list[dict[str, Any]]:
         rows.append({
             "name": row["name"],
             "feasible": bool(row["feasible"]),
-            "reasons": list(row.get("reasons") or []),
+            "reasons": _sentences_of(result, row.get("reasons")),
             "capacity": fmt.number(row.get("capacity_gpu_hours_per_month")),
             "served": fmt.percent(share, 0) if share is not None else fmt.MISSING,
             "sessions": fmt.number(sessions, 1),

@@ -154,6 +154,58 @@ _ENGINE_PREFIXES = (
 )
 
 
+# The engine's reasons (why an option is infeasible) and warnings, and their Chinese; a "{0}"
+# marked "sentence" is itself translated (reasons nest: a target's reason inside its passer's).
+_ENGINE_SENTENCES = (
+    (re.compile(r"^(.+); all work goes to '(.+)'$"), "{0}；全部工作转交“{1}”", (0,)),
+    (re.compile(r"^(overflow|fallback) option '(.+)' cannot take the work: (.+)$"),
+     "{0} 选项“{1}”无法承接工作：{2}", (2,)),
+    (re.compile(r"^GPU memory (\S+) GB is less than the (\S+) GB the work needs "
+                r"\(min_gpu_memory_gb\)$"),
+     "GPU 显存 {0} GB 少于工作所需的 {1} GB（min_gpu_memory_gb）", ()),
+    (re.compile(r"^the tier runs only (.+); the work uses (.+) \(demand\.framework\)$"),
+     "该免费层仅支持 {0}；工作使用 {1}（demand.framework）", ()),
+    (re.compile(r"^no throughput figure relates (.+) to (.+); relative speed 1 assumed$"),
+     "目录中没有 {0} 相对 {1} 的吞吐量数据；假定相对速度为 1", ()),
+    (re.compile(r"^GPUs handed out at random \((.+)\); costs use the expected speed of the "
+                r"sessions that get a GPU with enough memory$"),
+     "GPU 随机分配（{0}）；成本按分到足够显存 GPU 的会话的期望速度计算", ()),
+)
+_ENGINE_FIXED = {
+    "demand exceeds the machine's capacity and no overflow option is set":
+        "需求超过机器容量，且未设置 overflow 选项",
+    "demand exceeds what the tier grants and no fallback option is set":
+        "需求超过免费层的额度，且未设置 fallback 选项",
+    "demand cannot be served": "需求无法满足",
+    "a job needs more GPUs (demand.gpus) than the tier gives":
+        "一个作业所需的 GPU 数（demand.gpus）多于免费层提供的数量",
+    "GPU memory is unknown; it was not checked against min_gpu_memory_gb":
+        "GPU 显存未知，未按 min_gpu_memory_gb 检查",
+    "relative_speed does not apply to FLOPs demand and was ignored":
+        "relative_speed 不适用于 FLOPs 需求，已忽略",
+}
+
+
+def engine_sentence(text: str, names: frozenset[str] = frozenset()) -> str:
+    """A reason or warning the engine wrote, in the current language; ``names`` are the plan's
+    option names, so that "target: warning" (a target's warning) is split only at one of them.
+    Unknown sentences are returned as they are."""
+    if current() == "en":
+        return text
+    if text in _ENGINE_FIXED:
+        return _ENGINE_FIXED[text]
+    for pattern, template, nested in _ENGINE_SENTENCES:
+        match = pattern.match(text)
+        if match:
+            parts = [engine_sentence(g, names) if i in nested else g
+                     for i, g in enumerate(match.groups())]
+            return template.format(*parts)
+    for name in names:
+        if text.startswith(f"{name}: "):
+            return f"{name}：{engine_sentence(text[len(name) + 2:], names)}"
+    return text
+
+
 def engine_text(text: str) -> str:
     """A phrase the engine wrote (an input's label or value, a unit), in the current language;
     unknown phrases are returned as they are."""
