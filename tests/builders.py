@@ -72,3 +72,19 @@ def model(*cards, cal=None, dem=None):
             targets[c.name] = target
     return Model(calendar=cal or calendar(), demand=dem or demand(), cards=cards_by_name,
                  target_of=targets)
+
+
+def usage_plan(**changes) -> dict:
+    """A small usage document (a machine and a rental, 12 months), with top-level keys
+    replaced by ``changes``; a fresh dict every call."""
+    data = {
+        "version": 1, "horizon_months": 12,
+        "demand": {"gpu_hours_per_month": 100},
+        "site": {"electricity_per_kwh": 0.2},
+        "options": [
+            {"name": "box", "own": {"purchase_price": 1200, "power_watts": 500}},
+            {"name": "rent", "cloud": {"price_per_hour": 1.0}},
+        ],
+    }
+    data.update(changes)
+    return data

@@ -28,3 +28,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def update_golden(request: pytest.FixtureRequest) -> bool:
     """Whether golden files are rewritten (``pytest --update-golden``) rather than compared."""
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def run():
+    """``run(*args)``: the command line invoked in-process (click's runner), arguments made
+    text; bugs keep their traceback."""
+    from click.testing import CliRunner
+
+    from planner.cli import main
+
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    return invoke

@@ -5,11 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from planner.cli import main
-
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 BAD = """version: 1
@@ -20,16 +15,6 @@ options:
   - name: box
     own: {purchase_price: 1000, power_watts: 100}
 """
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-    return invoke
 
 
 def test_help_and_version(run):

@@ -8,26 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import planner
-from planner.cli import main
 from planner.diff import InputChange, PlanDiff, render
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 USAGE = EXAMPLES / "usage.yaml"
 STARTUP = EXAMPLES / "startup-h100.yaml"
 DATE = datetime.date(2026, 1, 15)
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-    return invoke
 
 
 @pytest.fixture(scope="module")

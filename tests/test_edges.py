@@ -4,25 +4,11 @@ import json
 import math
 
 import pytest
+from builders import usage_plan as plan
 
 import planner
 
 pytestmark = pytest.mark.filterwarnings("error")
-
-
-def plan(**changes):
-    data = {
-        "version": 1, "horizon_months": 12,
-        "demand": {"gpu_hours_per_month": 100},
-        "site": {"electricity_per_kwh": 0.2},
-        "options": [
-            {"name": "box", "own": {"purchase_price": 1200, "power_watts": 500}},
-            {"name": "rent", "cloud": {"price_per_hour": 1.0}},
-        ],
-    }
-    for key, value in changes.items():
-        data[key] = value
-    return data
 
 
 def evaluate(data):

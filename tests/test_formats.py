@@ -15,11 +15,9 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 
 import planner
 import planner.files
-from planner.cli import main
 from planner.report import format_for, render, tables, write_report
 from planner.report.plain import render_csv
 from planner.result import Result
@@ -433,16 +431,6 @@ def test_failed_zip_write_leaves_nothing(usage, tmp_path, monkeypatch):
     monkeypatch.undo()
     path = write_report(usage, tmp_path / "tables.zip", date=DATE)
     assert path.read_bytes() == render(usage, "zip", date=DATE)
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-    return invoke
 
 
 def test_cli_writes_xlsx_and_zip(run, tmp_path, usage):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builders import usage_plan
 from click.testing import CliRunner
 
 import planner
@@ -36,15 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 DAY = "2025-01-01"
 
-SMALL = {
-    "version": 1, "horizon_months": 12,
-    "demand": {"gpu_hours_per_month": 100},
-    "site": {"electricity_per_kwh": 0.2},
-    "options": [
-        {"name": "box", "own": {"purchase_price": 1200, "power_watts": 500}},
-        {"name": "rent", "cloud": {"price_per_hour": 1.0}},
-    ],
-}
+SMALL = usage_plan()
 
 
 def problems_of(text: str) -> list:
