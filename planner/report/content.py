@@ -525,7 +525,7 @@ def warnings(result: Result, date: datetime.date) -> list[str]:
     notes = []
     for row in _options(result):
         for text in _sentences_of(result, row.get("warnings")):
-            notes.append(f"{row['name']}: {text}")
+            notes.append(f"{row['name']}{t('colon')}{text}")
     age = catalog_age_days(result, date)
     if age is not None and age > STALE_AFTER_DAYS:
         notes.append(t("warning.stale", date=result.data["catalog_as_of"], days=age))

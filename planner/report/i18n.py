@@ -226,6 +226,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "list.and": (" and ", " 和 "),
     "list.or": (" or ", " 或 "),
     "period": (".", "。"),
+    "colon": (": ", "："),
 
     # title block
     "kicker": ("GPU cost report", "GPU 成本报告"),
