@@ -237,9 +237,12 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
                                "for this GPU")
         k = fx_factor(row.currency, currency, fx, "own.gpu")
         price = gpu_count * row.street_price * k + given(system_price, 0.0)
+        # Dated by the row's as_of like every catalog figure (SPEC §2: catalog_as_of is the
+        # oldest as_of of the rows used); the price's own date is shown with it.
+        priced = f", priced {row.price_as_of}" if row.price_as_of else ""
         prov.append(Provenance(f"street price of {row.name}",
-                               f"{row.currency} {row.street_price:,.0f} per GPU",
-                               row.price_as_of or row.as_of, row.source))
+                               f"{row.currency} {row.street_price:,.0f} per GPU{priced}",
+                               row.as_of, row.source))
     power = own.get("power_watts")
     if power is None:
         if row is None or row.tdp_watts is None:

@@ -64,3 +64,19 @@ def test_every_region(region):
     assert result["options"][0]["total_cost"] > 0
     if row.carbon_kg_per_kwh is not None:
         assert result["options"][0]["carbon_kg"] > 0
+
+
+def test_a_street_price_is_dated_by_its_row():
+    """catalog_as_of is the oldest as_of of the rows used (SPEC §2): a T4 priced from the
+    catalog dates the plan by the T4 row, whose street price (an older launch price) keeps its
+    own date in the assumptions."""
+    catalog = load_catalog()
+    t4 = catalog.gpu("t4")
+    assert t4.price_as_of and t4.price_as_of < t4.as_of  # the case that matters
+    result = planner.load({
+        "version": 1, "demand": {"gpu_hours_per_month": 100},
+        "site": {"electricity_per_kwh": 0.1},
+        "options": [{"name": "box", "own": {"gpu": "t4"}}]}).evaluate()
+    assert result.to_dict()["catalog_as_of"] == t4.as_of
+    price = next(a for a in result.assumptions if a["item"] == "street price of NVIDIA Tesla T4")
+    assert price["as_of"] == t4.as_of and f"priced {t4.price_as_of}" in price["value"]
