@@ -187,11 +187,20 @@ def _memory_checks(model: Model, card, rows: int, flows: Flows) -> None:
     too_small, unknown = _memory_masks(model, card, rows)
     if too_small.any():
         flows.infeasible.append((too_small, _memory_reason(card, model.demand.min_gpu_memory_gb)))
+        _serves_nothing(flows, too_small)
     if unknown.any():
         flows.warnings.append((unknown, _UNKNOWN_MEMORY))
 
 
 _UNKNOWN_MEMORY = "GPU memory is unknown; it was not checked against min_gpu_memory_gb"
+
+
+def _serves_nothing(flows: Flows, mask: Array) -> None:
+    """Where ``mask`` (S,) holds, the option cannot run the work at all (a job too wide, too
+    little memory): it serves none of it and all of it is unmet (SPEC §2). Its costs stay as
+    computed; the option is infeasible there and reports none."""
+    flows.served = np.where(mask[:, None], 0.0, flows.served)
+    flows.__dict__.pop("unmet", None)  # computed again from the new served
 
 
 def _memory_reason(card, need) -> str:
@@ -383,6 +392,7 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
     if wide.any():
         flows.infeasible.append((wide, "a job needs more GPUs (demand.gpus) than the machine has"))
+        _serves_nothing(flows, wide)
     _memory_checks(model, card, rows, flows)
     return flows
 

@@ -844,8 +844,6 @@ def test_2_overflow_figures():
     assert own["unmet_gpu_hours_per_month"] == 0 and own["first_unmet_month"] == 5
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §2: unmet = GPU-hours 'it cannot serve itself'; "
-                   "a machine too narrow for the job reports all demand served, none unmet")
 def test_2_unmet_when_a_machine_cannot_run_the_job():
     # A 2-GPU job on a 1-GPU machine: it cannot serve any of the 100 GPU-hours itself.
     d = evaluate(plan(box(), demand={"gpu_hours_per_month": 100, "gpus": 2}))
@@ -856,9 +854,6 @@ def test_2_unmet_when_a_machine_cannot_run_the_job():
     assert own["gpu_hours_per_month"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §2: unmet = GPU-hours 'it cannot serve itself'; "
-                   "a cloud with too little memory reports all demand served, none unmet "
-                   "(a free tier in the same case reports it all unmet)")
 def test_2_unmet_when_a_cloud_has_too_little_memory():
     d = evaluate(plan(cloud(spec={"gpu_memory_gb": 8}),
                       demand={"gpu_hours_per_month": 100, "min_gpu_memory_gb": 16}))
@@ -1032,10 +1027,6 @@ def test_3_catalog_csv_shows_as_of_and_source(run, table):
     assert rows and all(r["id"] and r["as_of"] and r["source"] for r in rows)
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §3: 'every row shows its as-of date and source'; "
-                   "the table view is cropped at the terminal width (80 columns when not a "
-                   "terminal), cutting as_of and source off the clouds table and the source off "
-                   "the gpus table")
 @pytest.mark.parametrize("table, query", [("clouds", "p4d.24xlarge"), ("gpus", "h100")])
 def test_3_catalog_table_rows_show_as_of_and_source(run, monkeypatch, table, query):
     monkeypatch.setenv("COLUMNS", "80")
@@ -1048,9 +1039,6 @@ def test_3_catalog_table_rows_show_as_of_and_source(run, monkeypatch, table, que
         assert row["as_of"] in line and host[:8] in line, line
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §3: 'planner catalog [TABLE] … --format json "
-                   "prints a JSON list of row objects, each with at least id, as_of and "
-                   "source'; without TABLE it prints table names and row counts")
 def test_3_catalog_without_a_table_lists_rows(run):
     rows = json.loads(run("catalog", "--format", "json").stdout)
     assert rows and all(r.get("id") and r.get("as_of") and r.get("source") for r in rows)
@@ -1140,9 +1128,6 @@ def test_3_problems_with_input_or_files_exit_1_without_traceback(run, tmp_path, 
     assert not (tmp_path / "out.json").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §3: exit 1 for 'a problem with the user's input "
-                   "or files'; a folder given as USAGE is refused by click with status 2 "
-                   "(a missing file gives 1)")
 def test_3_a_folder_given_as_usage_exits_1(run, tmp_path):
     folder = tmp_path / "plans.yaml"
     folder.mkdir()
@@ -1175,9 +1160,6 @@ def test_3_a_failed_run_leaves_an_existing_output_alone(run, tmp_path):
     assert set(tmp_path.iterdir()) == before
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §3: validate 'checks the file, prints every "
-                   "problem, exits 1 if any'; it only loads the file, so a problem found "
-                   "when costs are computed passes validate and fails report")
 def test_3_validate_finds_what_report_refuses(run, tmp_path):
     path = tmp_path / "huge.yaml"
     path.write_text("version: 1\ndemand: {gpu_hours_per_month: 100}\n"

@@ -805,6 +805,7 @@ def test_engine_reasons_and_warnings_are_translated():
      "sessions that get a GPU with enough memory"),
     "relative_speed does not apply to FLOPs demand and was ignored",
     "demand cannot be served",
+    "a job needs more GPUs (demand.gpus) than the machine has",
     "fallback option 'rent' cannot take the work: demand cannot be served",
 ])
 def test_engine_notes_are_translated(text):

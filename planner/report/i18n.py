@@ -177,6 +177,8 @@ _ENGINE_FIXED = {
     "demand exceeds what the tier grants and no fallback option is set":
         "需求超过免费层的额度，且未设置 fallback 选项",
     "demand cannot be served": "需求无法满足",
+    "a job needs more GPUs (demand.gpus) than the machine has":
+        "一个作业所需的 GPU 数（demand.gpus）多于机器的 GPU 数",
     "a job needs more GPUs (demand.gpus) than the tier gives":
         "一个作业所需的 GPU 数（demand.gpus）多于免费层提供的数量",
     "GPU memory is unknown; it was not checked against min_gpu_memory_gb":
