@@ -67,7 +67,7 @@ def _output_format(usage: str, output: str | None, fmt: str | None) -> tuple[str
 
 
 @main.command()
-@click.argument("usage", type=click.Path(dir_okay=False))
+@click.argument("usage", type=click.Path())
 @click.option("-o", "--output", help="Output file; '-' writes to standard output.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format.")
 @click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
@@ -129,17 +129,27 @@ def _report_date() -> _dt.date:
 
 
 @main.command()
-@click.argument("usage", type=click.Path(dir_okay=False))
+@click.argument("usage", type=click.Path())
 @_catalog_option
 def validate(usage: str, catalogs) -> None:
-    """Check USAGE and print every problem (exit 1 if any)."""
-    _load(usage, catalogs)
+    """Check USAGE and print every problem (exit 1 if any).
+
+    The plan is evaluated too, so that a file validate passes is one report accepts (a cost
+    beyond the range of numbers, for instance, shows only when costs are computed).
+    """
+    from planner.errors import UserError
+
+    plan = _load(usage, catalogs)
+    try:
+        plan.evaluate()
+    except UserError as err:
+        _fail(err)
     click.echo(f"{usage}: ok")
 
 
 @main.command()
-@click.argument("old", type=click.Path(dir_okay=False))
-@click.argument("new", type=click.Path(dir_okay=False))
+@click.argument("old", type=click.Path())
+@click.argument("new", type=click.Path())
 @click.option("-o", "--output", help="Also write the difference to this file (.md or .json); "
                                      "'-' writes it to standard output.")
 @click.option("--format", "fmt", type=click.Choice(["md", "json"]),
@@ -238,8 +248,9 @@ def catalog() -> None:
     """Browse and search the catalog, or import a price list into a catalog file.
 
     TABLE is a catalog table (gpus, clouds, free-tiers, ...); without it, every table and its
-    row count. QUERY keeps the rows that contain it (case-insensitive). Every row shows its
-    as-of date, its age in days (age_days) and its source.
+    row count, or with --format json or csv the rows of every table, each naming its table.
+    QUERY keeps the rows that contain it (case-insensitive). Every row shows its as-of date,
+    its age in days (age_days) and its source.
     """
 
 
@@ -264,15 +275,16 @@ def catalog_list(table: str | None, query: str | None, wheres: tuple[str, ...],
     if name is None and (filters or sort):
         raise click.UsageError("--where and --sort need a TABLE")
     cat = _catalog_load(catalogs)
+    day = date.date() if date else _report_date()
     if name is None:
-        _print_catalog_summary(cat, fmt)
+        _print_catalog_everything(cat, fmt, day)
         return
     rows = cat.rows(name)
     if query:
         needle = query.lower()
         rows = [r for r in rows if any(needle in str(v).lower() for v in r.values()
                                        if v is not None)]
-    rows = _catalog_aged(rows, date.date() if date else _report_date())
+    rows = _catalog_aged(rows, day)
     columns = list(rows[0]) if rows else _catalog_columns(name)
     for column, value in filters:
         _catalog_check_column(column, columns, "--where")
@@ -281,18 +293,24 @@ def catalog_list(table: str | None, query: str | None, wheres: tuple[str, ...],
         column = sort.removeprefix("-")
         _catalog_check_column(column, columns, "--sort")
         rows = _catalog_sorted(rows, column, descending=sort.startswith("-"))
+    if fmt == "table":
+        _print_catalog_table(name, rows)
+    else:
+        _print_catalog_rows(rows, columns, fmt)
+
+
+def _print_catalog_rows(rows: list[dict], columns: list[str], fmt: str) -> None:
+    """``rows`` as a JSON list of objects or as CSV with the header ``columns``."""
     if fmt == "json":
         import json
 
         click.echo(json.dumps(rows, indent=2, default=str))
-    elif fmt == "csv":
+    else:
         import csv
 
         writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-    else:
-        _print_catalog_table(name, rows)
 
 
 def _catalog_table(table: str) -> str:
@@ -393,22 +411,22 @@ def _catalog_sorted(rows: list[dict], column: str, descending: bool) -> list[dic
     return sorted(present, key=key, reverse=descending) + empty
 
 
-def _print_catalog_summary(cat, fmt: str) -> None:
+def _print_catalog_everything(cat, fmt: str, day: _dt.date) -> None:
+    """The catalog without a TABLE: every table and its row count (the table format), or the
+    rows of every table, each with its ``table`` first (json, csv: SPEC §3's list of rows)."""
     from pricing.catalog import TABLES
 
-    counts = [{"table": name, "rows": len(cat.rows(name))} for name in TABLES]
-    if fmt == "json":
-        import json
-
-        click.echo(json.dumps(counts, indent=2))
-    elif fmt == "csv":
-        click.echo("table,rows")
-        for entry in counts:
-            click.echo(f"{entry['table']},{entry['rows']}")
-    else:
-        for entry in counts:
-            name = entry["table"]
-            click.echo(f"{name:<12} {entry['rows']:>5} rows   planner catalog {name}")
+    if fmt == "table":
+        for name in TABLES:
+            click.echo(f"{name:<12} {len(cat.rows(name)):>5} rows   planner catalog {name}")
+        return
+    rows, columns = [], ["table"]
+    for name in TABLES:
+        aged = _catalog_aged(cat.rows(name), day)
+        rows += [{"table": name, **row} for row in aged]
+        columns += [c for c in (list(aged[0]) if aged else _catalog_columns(name))
+                    if c not in columns]
+    _print_catalog_rows(rows, columns, fmt)
 
 
 @catalog.command("import")
@@ -525,29 +543,108 @@ _TABLE_COLUMNS = {
 }
 
 
+#: Columns a terminal view always keeps: the id, the price, and (SPEC §3) as-of date and source.
+_KEPT_COLUMNS = ("id", "price_per_hour", "street_price", "as_of", "age_days", "source")
+
+
 def _print_catalog_table(table: str, rows: list[dict]) -> None:
+    """The rows as a table; every row shows its as-of date and source (SPEC §3).
+
+    Not on a terminal (a pipe, a file), every cell is shown whole on one line, however wide
+    the table. On a terminal the table fits its width: values keep their width, headers fold,
+    a long source is cut with "…"; the columns that do not fit beside the id, the as-of date,
+    the age and the source are left out, and the caption names them.
+    """
     from rich.console import Console
+    from rich.measure import Measurement
     from rich.table import Table
 
-    out = Table(title=f"{table} ({len(rows)} rows)")
     wanted = list(_TABLE_COLUMNS.get(table) or _catalog_brief_columns(table))
     if "as_of" in wanted and "age_days" not in wanted:
         wanted.insert(wanted.index("as_of") + 1, "age_days")
     columns = [c for c in wanted if not rows or c in rows[0]]
-    cells = [[_cell(c, row.get(c)) for c in columns] for row in rows]
-    for i, column in enumerate(columns):
-        # Ids, numbers and dates keep their width; a source is cut with "…" (--format json or
-        # csv gives it whole); names fold.
-        widest = max((len(line[i]) for line in cells), default=0)
+    cells = {c: [_cell(c, row.get(c)) for row in rows] for c in columns}
+    title = f"{table} ({len(rows)} rows)"
+    console = Console()
+    if not console.is_terminal:
+        out = Table(title=title)
+        for column in columns:
+            out.add_column(column, no_wrap=True)
+        for i in range(len(rows)):
+            out.add_row(*(cells[c][i] for c in columns))
+        wide = Console(width=100_000)
+        Console(width=Measurement.get(wide, wide.options, out).maximum).print(out)
+        return
+    widths = _catalog_terminal_widths(columns, cells, console.width)
+    shown = [c for c in columns if c in widths]
+    left_out = [c for c in columns if c not in widths]
+    caption = (f"left out to fit the terminal: {', '.join(left_out)} (a wider terminal, a pipe "
+               f"or --format csv shows them)" if left_out else None)
+    out = Table(title=title, caption=caption)
+    for column in shown:
+        header = _catalog_header(column, widths[column])
         if column == "source":
-            out.add_column(column, overflow="ellipsis", no_wrap=True, max_width=24)
-        elif column == "name":
-            out.add_column(column, overflow="fold", max_width=30)
+            out.add_column(header, overflow="ellipsis", no_wrap=True, width=widths[column])
         else:
-            out.add_column(column, overflow="fold", min_width=min(widest, 28))
-    for line in cells:
-        out.add_row(*line)
-    Console().print(out)
+            out.add_column(header, overflow="fold", width=widths[column])
+    for i in range(len(rows)):
+        out.add_row(*(cells[c][i] for c in shown))
+    console.print(out)
+
+
+def _catalog_header_parts(column: str) -> list[str]:
+    """A column's name cut after each underscore: where its header may fold."""
+    parts = column.split("_")
+    return [p + "_" for p in parts[:-1]] + parts[-1:]
+
+
+def _catalog_header(column: str, width: int) -> str:
+    """The column's name folded at its underscores into lines of at most ``width``."""
+    lines = [""]
+    for part in _catalog_header_parts(column):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
+
+
+def _catalog_terminal_widths(columns: list[str], cells: dict[str, list[str]],
+                             room: int) -> dict[str, int]:
+    """The columns a terminal ``room`` characters wide shows, with their widths.
+
+    A column is as wide as its widest value (a name at most 30, or down to 12 where room is
+    short, longer names folding; a source at most 24, cut with "…"; any other column at most
+    28) and as the longest piece of its header between underscores. The id, as_of, age_days
+    and source are always shown; the other columns follow in their order while they fit, a
+    source first giving up its width beyond 12 characters before any column is left out.
+    """
+    natural = {}
+    for column in columns:
+        widest = max((len(v) for v in cells[column]), default=0)
+        cap = {"name": 30, "source": 24}.get(column, 28)
+        natural[column] = max(min(widest, cap), *map(len, _catalog_header_parts(column)))
+
+    def fit(source_width: int) -> dict[str, int]:
+        widths = {c: natural[c] for c in columns if c in _KEPT_COLUMNS}
+        if "source" in widths:
+            widths["source"] = min(widths["source"], source_width)
+        used = 1 + sum(w + 3 for w in widths.values())  # 3: padding and a border a column
+        for column in columns:
+            if column in widths:
+                continue
+            width = natural[column]
+            if column == "name":  # a name folds: it may narrow to 12
+                width = max(min(width, room - used - 3), min(width, 12))
+            if used + width + 3 > room:
+                break
+            widths[column] = width
+            used += width + 3
+        return widths
+
+    widths = fit(24)
+    if len(widths) < len(columns):
+        widths = fit(12)
+    return widths
 
 
 def _cell(column: str, value) -> str:
