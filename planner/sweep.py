@@ -22,7 +22,7 @@ from planner.model import has_infinity
 from planner.paths import canonical_path, set_path
 from planner.plan import catalog_checks
 from planner.resolve import resolve
-from planner.usage import load_usage
+from planner.usage import DEMAND_FORMS, load_usage
 
 #: Keys whose numbers change the shape of the computation; their values are grouped.
 STRUCTURAL = {("horizon_months",)}
@@ -72,6 +72,11 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     _check_result_size(plan, names, total)
     values = [list(axis) for axis in given]
     paths = [canonical_path(plan.data, name) for name in names]
+    forms = [name for name, path in zip(names, paths)
+             if tuple(path[:1]) == ("demand",) and tuple(path[1:]) in {(f,) for f in DEMAND_FORMS}]
+    if len(forms) > 1:  # setting one demand form replaces the others (SPEC §4)
+        raise UserError([Problem(f"a sweep can vary one demand form, not {' and '.join(forms)}: "
+                                 "each replaces the others", path=forms[1])])
     numeric = [all(_is_number(v) for v in vals) and tuple(p) not in STRUCTURAL
                for p, vals in zip(paths, values)]
     index = _axis_indices(sizes, mode, total)

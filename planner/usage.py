@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -160,7 +161,27 @@ Count = Annotated[int, Field(ge=1), BeforeValidator(_to_integer)]
 CountOrZero = Annotated[int, Field(ge=0), BeforeValidator(_to_integer)]
 Text = Annotated[str, Field(strict=True, min_length=1)]
 Flag = Annotated[bool, Field(strict=True)]
-CurrencyCode = Annotated[str, Field(strict=True, pattern=CURRENCY_PATTERN)]
+#: Suggested first for a mistyped code (historical codes such as XEU are suggested last).
+COMMON_CURRENCIES = ("USD", "EUR", "CNY", "JPY", "GBP", "INR", "KRW", "CAD", "AUD", "CHF",
+                     "SGD", "HKD", "TWD", "BRL", "SEK", "NOK", "DKK", "PLN", "CZK", "ILS",
+                     "MXN", "NZD", "ZAR", "TRY", "AED", "SAR", "THB", "IDR", "MYR", "VND")
+
+
+def _iso_currencies() -> list[str]:
+    """The ISO 4217 codes Babel knows (current and historical), sorted."""
+    from babel.numbers import list_currencies
+
+    return sorted(list_currencies())
+
+
+def _known_currency(code: str) -> str:
+    if code not in _iso_currencies():
+        raise PydanticCustomError("currency_unknown", "not an ISO 4217 currency code")
+    return code
+
+
+CurrencyCode = Annotated[str, Field(strict=True, pattern=CURRENCY_PATTERN),
+                         AfterValidator(_known_currency)]
 OptionName = Annotated[str, Field(strict=True, min_length=1, pattern=NAME_PATTERN)]
 
 
@@ -883,6 +904,13 @@ def _error_issues(error: Mapping[str, Any]) -> list[Issue]:
         return [Issue(path, f"expected a currency code of 3 capital letters (ISO 4217, like "
                             f"USD), got {value!r}", at=at,
                       suggestion=upper if upper and len(upper) == 3 and upper.isalpha() else None)]
+    if kind_of_error == "currency_unknown":
+        at = "key" if loc and loc[-1] == "[key]" else "value"
+        if at == "key":
+            path = _loc_path(loc[:-1])
+        return [Issue(path, f"{value!r} is not an ISO 4217 currency code", at=at,
+                      suggestion=suggest(value, COMMON_CURRENCIES)
+                      or suggest(value, _iso_currencies()))]
     if kind_of_error == "bool_type":
         return [Issue(path, f"expected true or false, got {_describe(value)}")]
     if kind_of_error == "literal_error":

@@ -140,7 +140,9 @@ def _lookup(fn, key: str, *args):
         what = {"gpu": "GPU", "cloud": "cloud instance", "free_tier": "free tier",
                 "region": "region", "site_kind": "kind of site",
                 "system": "system"}.get(err.kind, err.kind)
-        raise PricingError(key, f"unknown {what} {err.key!r} in the catalog",
+        # An instance's unknown region is the option's `region` key, not its `cloud`.
+        at = "region" if key == "cloud" and err.kind == "region" else key
+        raise PricingError(at, f"unknown {what} {err.key!r} in the catalog",
                            list(err.suggestions)) from None
 
 

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+import planner
 from planner.errors import Problem, UserError
 from planner.usage import (
     KINDS,
@@ -906,3 +907,15 @@ def test_options_list_needs_an_entry():
 def test_load_usage_takes_a_path_or_a_dict():
     with pytest.raises(TypeError):
         load_usage(12)  # type: ignore[arg-type]
+
+
+def test_a_currency_code_must_exist():
+    """SPEC §1: an ISO 4217 code; a typo is located and gets the nearest common code."""
+    doc = {"version": 1, "currency": "EUO", "fx": {"USX": 1.1},
+           "demand": {"gpu_hours_per_month": 1},
+           "options": [{"name": "r", "cloud": {"price_per_hour": 1}}]}
+    with pytest.raises(UserError) as caught:
+        planner.load(doc)
+    found = {p.path: p for p in caught.value.problems}
+    assert set(found) == {"currency", "fx.USX"}
+    assert found["currency"].suggestion == "EUR" and found["fx.USX"].suggestion == "USD"

@@ -719,8 +719,8 @@ ROW_NOTES = {  # phrase in a reference note -> what the catalog row says about i
 GPU_CORRECTIONS = {
     ("azure", f"Standard_NC{size}ads_A100_v4"): (
         "a100-80gb-pcie",
-        "NC A100 v4 has A100 80GB PCIe cards (source label A100-80GB, corrected; "
-        "learn.microsoft.com/azure/virtual-machines/nc-a100-v4-series)",
+        ("NC A100 v4 has A100 80GB PCIe cards (source label A100-80GB, corrected; "
+         "learn.microsoft.com/azure/virtual-machines/nc-a100-v4-series)"),
     )
     for size in (24, 48, 96)
 }
