@@ -120,12 +120,9 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
 
 
 def _report_date() -> _dt.date:
-    import os
+    from planner.report import report_date
 
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.isdigit():
-        return _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc).date()
-    return _dt.date.today()
+    return report_date()
 
 
 @main.command()

@@ -814,3 +814,10 @@ def test_engine_notes_are_translated(text):
     with i18n.language("zh"):
         translated = i18n.engine_sentence(text, frozenset({"rent"}))
     assert translated != text and not re.search(r"\b(the|is|to|of)\b", translated), translated
+
+
+def test_the_python_api_honours_source_date_epoch_like_the_command_line(result, monkeypatch):
+    """SPEC §4: planner.report writes the same files as the command line, which dates them by
+    SOURCE_DATE_EPOCH when it is set."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13 UTC
+    assert render(result, "html") == render(result, "html", date=datetime.date(2023, 11, 14))

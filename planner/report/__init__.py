@@ -57,12 +57,24 @@ def format_for(path: str | Path) -> str:
         raise ValueError(msg) from None
 
 
+def report_date() -> datetime.date:
+    """The date a report is dated by default: SOURCE_DATE_EPOCH's day (UTC) when it is set,
+    for reproducible builds, else today."""
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date()
+    return datetime.date.today()
+
+
 def render(result: Result, fmt: str, *, date: datetime.date | None = None,
            paper: str = "a4", lang: str = "en") -> bytes:
     """The content of a report file in format ``fmt`` (one of :data:`FORMATS`).
 
-    ``date`` is the generation date printed in the report (default today); pin it for
-    reproducible output. ``paper`` (:data:`PAPERS`) and ``lang`` (:data:`LANGUAGES`) apply to
+    ``date`` is the generation date printed in the report (default :func:`report_date`:
+    SOURCE_DATE_EPOCH's day, else today, as on the command line); pin it for reproducible
+    output. ``paper`` (:data:`PAPERS`) and ``lang`` (:data:`LANGUAGES`) apply to
     the HTML and PDF report; ``lang="zh"`` without a CJK font warns
     (:class:`LanguageFallbackWarning`) and writes English.
     """
@@ -74,7 +86,7 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
 
     check_paper(paper)
     i18n.check(lang)
-    date = date or datetime.date.today()
+    date = date or report_date()
     if fmt in ("pdf", "html"):
         lang = i18n.resolve(lang)
     if fmt == "pdf":
