@@ -72,8 +72,8 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     _check_result_size(plan, names, total)
     values = [list(axis) for axis in given]
     paths = [canonical_path(plan.data, name) for name in names]
-    forms = [name for name, path in zip(names, paths)
-             if tuple(path[:1]) == ("demand",) and tuple(path[1:]) in {(f,) for f in DEMAND_FORMS}]
+    demand_forms = {("demand", form) for form in DEMAND_FORMS}
+    forms = [name for name, path in zip(names, paths) if tuple(path) in demand_forms]
     if len(forms) > 1:  # setting one demand form replaces the others (SPEC §4)
         raise UserError([Problem(f"a sweep can vary one demand form, not {' and '.join(forms)}: "
                                  "each replaces the others", path=forms[1])])
