@@ -232,6 +232,7 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
         raise UserError([Problem(i.message, path=i.path) for i in resolved.issues])
     if has_infinity(resolved.model):  # inputs beyond the float range once converted
         raise _overflow_error(resolved.model, names, values, index, chunk)
+    _check_rules_between_axes(usage, resolved.model, names, values, index, chunk)
     try:
         with np.errstate(over="raise"):
             figures = compute(resolved.model, break_even=break_even)
@@ -277,6 +278,39 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
     return pd.DataFrame(out)
 
 
+def _scenarios_text(names, values, index, chunk, where) -> str:
+    """The first few scenarios at ``where`` (positions in ``chunk``) by their axis values."""
+    shown = [", ".join(f"{name} = {vals[idx[chunk[k]]]!r}" for name, vals, idx
+                       in zip(names, values, index)) for k in where[:3]]
+    more = f" and {where.size - 3} more" if where.size > 3 else ""
+    return "; ".join(shown) + more
+
+
+def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None:
+    """The numeric rule between two keys (SPEC §1), checked in every scenario: each axis is
+    validated only at its ends with the others at their first values, which cannot see a
+    free tier's setup_minutes swept past its swept session_hours."""
+    problems = []
+    for i, entry in enumerate(usage["options"]):
+        if not isinstance(entry.get("free_tier"), dict):
+            continue
+        card = model.cards[entry["name"]]
+        if card.session_hours is None or card.setup_minutes is None:
+            continue
+        session = np.asarray(card.session_hours, dtype=float)[:, 0]
+        setup = np.asarray(card.setup_minutes, dtype=float)[:, 0]
+        with np.errstate(invalid="ignore"):
+            bad = np.broadcast_to((session > 0) & (setup >= session * 60), (chunk.size,))
+        if bad.any():
+            where = np.flatnonzero(bad)
+            problems.append(Problem(
+                "setup takes the whole session in the sweep's scenarios "
+                + _scenarios_text(names, values, index, chunk, where),
+                path=f"options[{i}].free_tier.setup_minutes"))
+    if problems:
+        raise UserError(problems)
+
+
 def _overflow_error(model, names, values, index, chunk) -> UserError:
     """The scenarios whose costs leave the float range (absurd values on an axis), as a user
     error naming the first few of them by their axis values."""
@@ -289,12 +323,10 @@ def _overflow_error(model, names, values, index, chunk) -> UserError:
             residual = np.broadcast_to(flows.residual_value, (chunk.size,))
             bad |= ~np.isfinite(monthly).all(axis=1) | ~np.isfinite(residual)
     where = np.flatnonzero(bad) if bad.any() else np.arange(min(chunk.size, 1))
-    shown = [", ".join(f"{name} = {vals[idx[chunk[k]]]!r}" for name, vals, idx
-                       in zip(names, values, index)) for k in where[:3]]
-    more = f" and {where.size - 3} more" if where.size > 3 else ""
     return UserError([Problem(
         "the costs are too large to compute (beyond 10^308) in the sweep's scenarios "
-        + "; ".join(shown) + more + ": check the axes for values far out of range",
+        + _scenarios_text(names, values, index, chunk, where)
+        + ": check the axes for values far out of range",
         path=names[0] if len(names) == 1 else "")])
 
 

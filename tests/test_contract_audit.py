@@ -1345,9 +1345,6 @@ def test_4_sweep_reports_invalid_scenarios_as_a_user_error():
         sweep({"demand.gpus": [1, 2.5]})
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §4: 'Every scenario must be valid'; a scenario "
-                   "that breaks a rule between two swept keys (setup_minutes ≥ session_hours) "
-                   "is evaluated, though load/replace refuse it")
 def test_4_sweep_refuses_a_scenario_that_breaks_a_rule_between_swept_keys():
     # session 1 h with 90 minutes of setup is refused in a file (and by replace) ...
     data = plan({"name": "tier", "free_tier": {"session_hours": 2, "setup_minutes": 30},
