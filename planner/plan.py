@@ -215,6 +215,11 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
                 issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
                                     suggestion=_suggest(err.suggestions)))
 
+        if isinstance(files, list):
+            for i, name in enumerate(files):
+                if isinstance(name, str) and not (base_dir / name).is_file():
+                    issues.append(Issue(f"catalogs[{i}]", f"catalog file {name!r} not found "
+                                                          "(relative to the usage file)"))
         demand = data.get("demand")
         if isinstance(demand, Mapping):
             look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
@@ -225,6 +230,7 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
         for i, entry in enumerate(options if isinstance(options, list) else []):
             if not isinstance(entry, Mapping):
                 continue
+            known = len(issues)
             for kind, fn in (("cloud", catalog.cloud_regions), ("free_tier", catalog.free_tier),
                              ("own", None)):
                 value = entry.get(kind)
@@ -234,9 +240,38 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
                     look(f"options[{i}].{kind}.gpu", catalog.gpu, value.get("gpu"))
                     if kind == "own":
                         look(f"options[{i}].own.system", catalog.system, value.get("system"))
+            if len(issues) == known:  # its ids exist: what the catalog rows lack
+                issues += _rate_issues(catalog, data, entry, f"options[{i}]")
         return issues
 
     return check
+
+
+def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
+                 path: str) -> list[Issue]:
+    """What the catalog rows an option uses lack (a region, a price for its pricing, a street
+    price, an exchange rate), found by building its rate card from the raw document, so that
+    these problems come with the schema's (SPEC §1: all problems at once). A value the
+    schema refuses (a text for a number) stops the check: the schema reports it."""
+    from pricing.rates import PricingError, cloud_rates, free_tier_rates, own_rates
+
+    currency = data.get("currency", "USD")
+    fx = data.get("fx", {})
+    if not isinstance(currency, str) or not isinstance(fx, Mapping):
+        return []
+    try:
+        if isinstance(entry.get("cloud"), str):
+            cloud_rates(catalog, entry["cloud"], pricing=entry.get("pricing") or "on_demand",
+                        region=entry.get("region"), currency=currency, fx=fx)
+        elif isinstance(entry.get("own"), Mapping):
+            own_rates(catalog, entry["own"], currency=currency, fx=fx)
+        elif isinstance(entry.get("free_tier"), (str, Mapping)):
+            free_tier_rates(catalog, entry["free_tier"], currency=currency, fx=fx)
+    except PricingError as err:
+        return [Issue(f"{path}.{err.key}", err.message, suggestion=_suggest(err.suggestions))]
+    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
+        return []  # a malformed value, which the schema's checks report
+    return []
 
 
 def _catalog(document: UsageDocument, base_dir: Path, extra: tuple[Path, ...] = ()):

@@ -919,3 +919,15 @@ def test_a_currency_code_must_exist():
     found = {p.path: p for p in caught.value.problems}
     assert set(found) == {"currency", "fx.USX"}
     assert found["currency"].suggestion == "EUR" and found["fx.USX"].suggestion == "USD"
+
+
+def test_a_missing_exchange_rate_comes_with_the_schemas_problems():
+    """SPEC §1: all problems at once; a catalog row in another currency without its fx rate is
+    found from the raw document, together with an unknown key."""
+    doc = {"version": 1, "horizon_month": 12, "demand": {"gpu_hours_per_month": 1},
+           "options": [{"name": "qq", "cloud": "tencent/GN7.2XLARGE32"}]}
+    with pytest.raises(UserError) as caught:
+        planner.load(doc)
+    paths = [p.path for p in caught.value.problems]
+    assert "horizon_month" in paths and any(p.startswith("options[0]") for p in paths), paths
+    assert any("CNY" in p.message for p in caught.value.problems)
