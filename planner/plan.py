@@ -225,7 +225,10 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
             look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
         site = data.get("site")
         if isinstance(site, Mapping):
+            known = len(issues)
             look("site.region", catalog.region, site.get("region"))
+            if len(issues) == known:  # the region exists: what it lacks
+                issues += _site_issues(catalog, data, site)
         options = data.get("options")
         for i, entry in enumerate(options if isinstance(options, list) else []):
             if not isinstance(entry, Mapping):
@@ -245,6 +248,27 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
         return issues
 
     return check
+
+
+def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Issue]:
+    """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
+    raw document, like :func:`_rate_issues`."""
+    from pricing.rates import PricingError, site_rates
+
+    currency, fx, options = data.get("currency", "USD"), data.get("fx", {}), data.get("options")
+    if not (isinstance(currency, str) and isinstance(fx, Mapping) and isinstance(options, list)):
+        return []
+    owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
+    try:
+        site_rates(catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
+                   kind=site.get("kind"), currency=currency, fx=fx,
+                   needs_electricity=owns and site.get("electricity_per_kwh") is None)
+    except PricingError as err:
+        key = "kind" if err.key == "site_kind" else err.key
+        return [Issue(f"site.{key}", err.message, suggestion=_suggest(err.suggestions))]
+    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
+        return []  # a malformed value, which the schema's checks report
+    return []
 
 
 def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],

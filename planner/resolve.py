@@ -152,10 +152,12 @@ def _site(usage, catalog: Catalog, issues: list[Issue],
     """The site's electricity price, PUE and carbon intensity: the user's values, else those of
     the catalog region and kind of site, else (PUE) 1."""
     site = dict(usage.get("site") or {})
+    owns = any(option.get("own") is not None for option in usage["options"])
     try:
         rates = site_rates(catalog, region=site.get("region"),
                            tariff=site.get("tariff") or "business", kind=site.get("kind"),
-                           currency=usage["currency"], fx=usage.get("fx") or {})
+                           currency=usage["currency"], fx=usage.get("fx") or {},
+                           needs_electricity=owns and site.get("electricity_per_kwh") is None)
     except PricingError as err:
         issues.append(Issue(f"site.{err.key if err.key != 'site_kind' else 'kind'}",
                             err.message, err.suggestions))
@@ -170,13 +172,6 @@ def _site(usage, catalog: Catalog, issues: list[Issue],
                           if not (p.item.startswith("PUE") and usage.get("site", {}).get("pue")
                                   is not None))
     site["pue"] = given(site.get("pue"), 1.0)
-    owns = any(option.get("own") is not None for option in usage["options"])
-    if owns and site.get("electricity_per_kwh") is None and site.get("region") is not None:
-        tariff = site.get("tariff") or "business"
-        other = "household" if tariff == "business" else "business"
-        issues.append(Issue("site.region", f"the catalog has no {tariff} electricity price for "
-                                           f"region {site['region']!r}: give "
-                                           f"site.electricity_per_kwh, or tariff: {other}"))
     return site
 
 

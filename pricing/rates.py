@@ -306,14 +306,21 @@ def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, curr
 
 
 def site_rates(catalog: Catalog, *, region: str | None, tariff: str, kind: str | None,
-               currency: str, fx: Mapping[str, Any]) -> SiteRates:
+               currency: str, fx: Mapping[str, Any],
+               needs_electricity: bool = False) -> SiteRates:
     """Electricity price and grid carbon intensity of a catalog region, in the plan's currency,
-    and the typical PUE of a kind of site."""
+    and the typical PUE of a kind of site. ``needs_electricity``: the plan takes its
+    electricity price from the region, so a region without the tariff's price is an error."""
     out = SiteRates()
     if region is not None:
         row = _lookup(catalog.region, "region", region)
         price = (row.electricity_business_per_kwh if tariff == "business"
                  else row.electricity_household_per_kwh)
+        if price is None and needs_electricity:
+            other = "household" if tariff == "business" else "business"
+            raise PricingError("region", f"the catalog has no {tariff} electricity price for "
+                                         f"region {region!r}: give site.electricity_per_kwh, "
+                                         f"or tariff: {other}")
         if price is not None:
             out.electricity_per_kwh = price * fx_factor(row.currency, currency, fx, "region")
             out.provenance.append(Provenance(

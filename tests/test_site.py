@@ -102,3 +102,16 @@ def test_own_system_fills_the_non_gpu_price_and_power():
     card = planner.load(data).model.cards["box"]
     assert card.purchase_price[0, 0] == pytest.approx(4 * gpu.street_price + 100)
     assert card.idle_power_kw[0, 0] * 1000 == pytest.approx(5)
+
+
+def test_a_region_without_the_tariffs_price_comes_with_the_other_problems():
+    """SPEC §1: all problems at once; Germany has no business price in the catalog, found from
+    the raw document together with an unknown key."""
+    doc = plan({"region": "de"}, fx={"EUR": 1.1})
+    doc["horizon_month"] = 12
+    with pytest.raises(UserError) as err:
+        planner.load(doc)
+    found = {p.path: p.message for p in err.value.problems}
+    assert "horizon_month" in found
+    assert "business electricity price" in found["site.region"]
+    assert "tariff: household" in found["site.region"]
