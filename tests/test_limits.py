@@ -454,3 +454,16 @@ def test_a_lifetime_of_1e308_years_is_forever():
         d = planner.load(data).evaluate().to_dict()
     box = d["options"][0]
     assert box["residual_value"] == 1200 and box["total_cost"] == pytest.approx(12 * 10)
+
+
+def test_a_catalogs_entry_no_file_can_have_is_a_missing_file(tmp_path):
+    """atheris: a catalogs: entry longer than a file name may be (or holding a NUL) made
+    Path.is_file raise OSError in the checks run with the schema's."""
+    path = tmp_path / "usage.yaml"
+    path.write_text("version: 1\ncatalogs: [" + "9" * 300 + ", \"a\\0b\"]\n"
+                    "demand: {gpu_hours_per_month: 1}\n"
+                    "options: [{name: r, cloud: {price_per_hour: 1}}]\n")
+    with _no_warnings(), pytest.raises(UserError) as caught:
+        planner.load(path)
+    assert [p.path for p in caught.value.problems] == ["catalogs[0]", "catalogs[1]"]
+    assert all(p.line == 2 for p in caught.value.problems)
