@@ -321,7 +321,7 @@ def site_rates(catalog: Catalog, *, region: str | None, tariff: str, kind: str |
             raise PricingError("region", f"the catalog has no {tariff} electricity price for "
                                          f"region {region!r}: give site.electricity_per_kwh, "
                                          f"or tariff: {other}")
-        if price is not None:
+        if price is not None and needs_electricity:  # else unused: no fx rate asked for it
             out.electricity_per_kwh = price * fx_factor(row.currency, currency, fx, "region")
             out.provenance.append(Provenance(
                 f"electricity, {row.name} ({tariff})", f"{row.currency} {price:g}/kWh",

@@ -115,3 +115,11 @@ def test_a_region_without_the_tariffs_price_comes_with_the_other_problems():
     assert "horizon_month" in found
     assert "business electricity price" in found["site.region"]
     assert "tariff: household" in found["site.region"]
+
+
+def test_a_foreign_region_for_carbon_alone_needs_no_exchange_rate():
+    """The user's electricity price wins, so the region's price in CNY is not used and needs
+    no fx rate; its carbon intensity still is."""
+    p, row = box({"region": "cn", "electricity_per_kwh": 0.1})
+    assert row["carbon_kg"] == pytest.approx(1200 * p.catalog.region("cn").carbon_kg_per_kwh)
+    assert row["total_cost"] == pytest.approx(250 + 1200 * 0.1)
