@@ -259,51 +259,64 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
     return check
 
 
-def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Issue]:
-    """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
-    raw document, like :func:`_rate_issues`."""
-    from pricing.rates import PricingError, site_rates
+def _money_context(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
+    """The raw document's currency and fx rates, None when either is malformed."""
+    currency, fx = data.get("currency", "USD"), data.get("fx", {})
+    return (currency, fx) if isinstance(currency, str) and isinstance(fx, Mapping) else None
 
-    currency, fx, options = data.get("currency", "USD"), data.get("fx", {}), data.get("options")
-    if not (isinstance(currency, str) and isinstance(fx, Mapping) and isinstance(options, list)):
-        return []
-    owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
+
+def _pricing_issues(prefix: str, build) -> list[Issue]:
+    """The problem ``build()`` (a rate card made from the raw document) raises, at its key
+    below ``prefix``; none when it succeeds or meets a malformed value (a text for a number),
+    which the schema's checks report."""
+    from pricing.rates import PricingError
+
     try:
-        site_rates(catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
-                   kind=site.get("kind"), currency=currency, fx=fx,
-                   needs_electricity=owns and site.get("electricity_per_kwh") is None)
+        build()
     except PricingError as err:
         key = "kind" if err.key == "site_kind" else err.key
-        return [Issue(f"site.{key}", err.message, suggestion=_suggest(err.suggestions))]
+        return [Issue(f"{prefix}.{key}", err.message, suggestion=_suggest(err.suggestions))]
     except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
-        return []  # a malformed value, which the schema's checks report
+        return []
     return []
+
+
+def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Issue]:
+    """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
+    raw document, so that it comes with the schema's problems (SPEC §1: all at once)."""
+    from pricing.rates import site_rates
+
+    money, options = _money_context(data), data.get("options")
+    if money is None or not isinstance(options, list):
+        return []
+    owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
+    return _pricing_issues("site", lambda: site_rates(
+        catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
+        kind=site.get("kind"), currency=money[0], fx=money[1],
+        needs_electricity=owns and site.get("electricity_per_kwh") is None))
 
 
 def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
                  path: str) -> list[Issue]:
     """What the catalog rows an option uses lack (a region, a price for its pricing, a street
     price, an exchange rate), found by building its rate card from the raw document, so that
-    these problems come with the schema's (SPEC §1: all problems at once). A value the
-    schema refuses (a text for a number) stops the check: the schema reports it."""
-    from pricing.rates import PricingError, cloud_rates, free_tier_rates, own_rates
+    these problems come with the schema's (SPEC §1: all problems at once)."""
+    from pricing.rates import cloud_rates, free_tier_rates, own_rates
 
-    currency = data.get("currency", "USD")
-    fx = data.get("fx", {})
-    if not isinstance(currency, str) or not isinstance(fx, Mapping):
+    money = _money_context(data)
+    if money is None:
         return []
-    try:
-        if isinstance(entry.get("cloud"), str):
-            cloud_rates(catalog, entry["cloud"], pricing=entry.get("pricing") or "on_demand",
-                        region=entry.get("region"), currency=currency, fx=fx)
-        elif isinstance(entry.get("own"), Mapping):
-            own_rates(catalog, entry["own"], currency=currency, fx=fx)
-        elif isinstance(entry.get("free_tier"), (str, Mapping)):
-            free_tier_rates(catalog, entry["free_tier"], currency=currency, fx=fx)
-    except PricingError as err:
-        return [Issue(f"{path}.{err.key}", err.message, suggestion=_suggest(err.suggestions))]
-    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
-        return []  # a malformed value, which the schema's checks report
+    currency, fx = money
+    if isinstance(entry.get("cloud"), str):
+        return _pricing_issues(path, lambda: cloud_rates(
+            catalog, entry["cloud"], pricing=entry.get("pricing") or "on_demand",
+            region=entry.get("region"), currency=currency, fx=fx))
+    if isinstance(entry.get("own"), Mapping):
+        return _pricing_issues(path, lambda: own_rates(catalog, entry["own"],
+                                                       currency=currency, fx=fx))
+    if isinstance(entry.get("free_tier"), (str, Mapping)):
+        return _pricing_issues(path, lambda: free_tier_rates(catalog, entry["free_tier"],
+                                                             currency=currency, fx=fx))
     return []
 
 
