@@ -147,9 +147,9 @@ def validate(usage: str, catalogs) -> None:
 @main.command()
 @click.argument("old", type=click.Path())
 @click.argument("new", type=click.Path())
-@click.option("-o", "--output", help="Also write the difference to this file (.md or .json); "
-                                     "'-' writes it to standard output.")
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]),
+@click.option("-o", "--output", help="Also write the difference to this file (.md, .json, "
+                                     ".html or .pdf); '-' writes it to standard output.")
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "html", "pdf"]),
               help="Format of the file (default: from -o's suffix; JSON on standard output).")
 @click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
               help="Date printed in the file (default: SOURCE_DATE_EPOCH, else today).")
@@ -159,16 +159,18 @@ def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs
 
     Prints the input values that differ (by dotted key path, defaults filled in), the options
     added or removed, the cheapest option, each option's total cost and present value, and the
-    break-even months before and after. With -o, also writes them as Markdown or JSON.
+    break-even months before and after. With -o, also writes them as Markdown, JSON, or a page
+    in the report's style (HTML, PDF).
     """
+    from planner.diff import SUFFIXES, compare, print_summary, render, write_diff
+    from planner.errors import UserError
+
     if output is not None and output != "-" and fmt is None:
         suffix = Path(output).suffix.lower()
-        if suffix not in (".md", ".json"):
+        if suffix not in SUFFIXES:
             raise click.UsageError(f"cannot tell the format from {output!r}: use a suffix of "
-                                   ".json, .md or --format")
-        fmt = suffix[1:]
-    from planner.diff import compare, print_summary, render, write_diff
-    from planner.errors import UserError
+                                   f"{', '.join(SUFFIXES)} or --format")
+        fmt = SUFFIXES[suffix]
     from planner.plan import load
 
     plans, problems = [], []

@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 
     from planner.result import Result
 
-FORMATS = ("md", "json")
-SUFFIXES = {".md": "md", ".json": "json"}
+FORMATS = ("md", "json", "html", "pdf")
+SUFFIXES = {".md": "md", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf"}
 #: Relative difference below which two figures count as the same (rounding noise).
 TOLERANCE = 1e-9
 
@@ -482,17 +482,50 @@ def render_markdown(d: PlanDiff, date: datetime.date) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def render_html(d: PlanDiff, date: datetime.date, paper: str = "a4") -> str:
+    """The difference as a stand-alone HTML page in the report's style (``templates/diff.html``),
+    printed on ``paper``: the same sections as :func:`render_markdown`."""
+    from planner.report import i18n
+    from planner.report.html import check_paper, environment, page_context
+
+    check_paper(paper)
+    with i18n.language("en"):
+        page = {
+            **page_context(paper),
+            "title": _title(d), "date": date.isoformat(), "old": d.old.name, "new": d.new.name,
+            "decision": decision_sentence(d), "notes": d.notes,
+            "inputs": None if d.inputs is None else [
+                [c.path, value_text(c.old), value_text(c.new)] for c in d.inputs],
+            "added": d.options_added, "removed": d.options_removed,
+            "option_header": OPTION_HEADER, "option_rows": option_table_rows(d),
+            "break_even_header": BREAK_EVEN_HEADER,
+            "break_even_rows": break_even_table_rows(d),
+            "before": d.old.recommendation, "after": d.new.recommendation,
+        }
+        return environment().get_template("diff.html").render(page)
+
+
 def render_json(d: PlanDiff) -> str:
     return json.dumps(d.to_dict(), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
 def render(d: PlanDiff, fmt_name: str, *, date: datetime.date | None = None) -> bytes:
-    """The difference in format ``fmt_name`` (``md`` or ``json``)."""
+    """The difference in format ``fmt_name`` (:data:`FORMATS`: md, json, html, pdf), dated
+    ``date`` (default as reports: SOURCE_DATE_EPOCH's day, else today)."""
     if fmt_name not in FORMATS:
         raise ValueError(f"unknown diff format {fmt_name!r}; use one of {', '.join(FORMATS)}")
+    from planner.report import report_date
+
+    date = date or report_date()
     if fmt_name == "json":
         return render_json(d).encode("utf-8")
-    return render_markdown(d, date or datetime.date.today()).encode("utf-8")
+    if fmt_name == "html":
+        return render_html(d, date).encode("utf-8")
+    if fmt_name == "pdf":
+        from planner.report.html import print_pdf
+
+        return print_pdf(render_html(d, date), date)
+    return render_markdown(d, date).encode("utf-8")
 
 
 def format_for(path: str | Path) -> str:

@@ -4,6 +4,7 @@ decision before and after, exit codes."""
 from __future__ import annotations
 
 import datetime
+import io
 import json
 from pathlib import Path
 
@@ -205,7 +206,36 @@ def test_markdown_of_the_examples(examples_diff):
 
 def test_unknown_format_is_refused(one_key):
     with pytest.raises(ValueError, match="pdf"):
-        render(one_key, "pdf")
+        render(one_key, "docx")
+
+
+def test_html_page_in_the_report_style(one_key):
+    page = render(one_key, "html", date=DATE).decode("utf-8")
+    assert "<h1>What changed: Vision lab: workstation, cloud A100s or Kaggle</h1>" in page
+    assert "2026-01-15</span> · usage.yaml → dearer.yaml" in page
+    assert "<th scope=\"row\">options.workstation.own.system_price</th><td>7,000</td>" in page
+    assert "+$1,275" in page and "<strong>After:</strong> Buy workstation" in page
+    assert "@page" in page  # the report's stylesheet, for print
+    assert render(one_key, "html", date=DATE) == render(one_key, "html", date=DATE)
+
+
+def test_html_escapes_names():
+    def doc(price):
+        return {"version": 1, "demand": {"gpu_hours_per_month": 10},
+                "options": [{"name": "<b>x</b>", "cloud": {"price_per_hour": price}}]}
+
+    page = render(planner.diff(doc(1), doc(2)), "html", date=DATE).decode("utf-8")
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_pdf_page(one_key):
+    from pypdf import PdfReader
+
+    content = render(one_key, "pdf", date=DATE)
+    reader = PdfReader(io.BytesIO(content))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    assert len(reader.pages) == 1
+    assert "What changed" in text and "+$1,275" in text and "Recommendation" in text
 
 
 # -- the command line ---------------------------------------------------------------------------
@@ -240,6 +270,12 @@ def test_cli_writes_markdown_and_json(run, dearer, tmp_path, one_key):
     assert stdout.exit_code == 0
     assert json.loads(stdout.output) == one_key.to_dict()
     assert run("diff", USAGE, dearer, "-o", "-", "--format", "md").output.startswith("# ")
+    pdf = tmp_path / "change.pdf"
+    assert run("diff", USAGE, dearer, "-o", pdf).exit_code == 0
+    assert pdf.read_bytes().startswith(b"%PDF")
+    html = tmp_path / "change.html"
+    assert run("diff", USAGE, dearer, "-o", html, "--date", "2026-01-15").exit_code == 0
+    assert html.read_bytes() == render(one_key, "html", date=DATE)
 
 
 def test_cli_exit_codes(run, tmp_path, dearer):
@@ -258,7 +294,7 @@ def test_cli_exit_codes(run, tmp_path, dearer):
     assert target.read_text() == "previous"
     assert run("diff", USAGE, tmp_path / "none.yaml").exit_code == 1
     assert run("diff", USAGE, dearer, "-o", tmp_path / "out.docx").exit_code == 2
-    assert run("diff", USAGE, dearer, "--format", "pdf").exit_code == 2
+    assert run("diff", USAGE, dearer, "--format", "docx").exit_code == 2
     assert run("diff", USAGE).exit_code == 2
     assert not (tmp_path / "out.docx").exists()
 

@@ -117,6 +117,21 @@ def _page_css(paper: str, lang: str) -> str:
     return "\n".join(rules)
 
 
+def page_context(paper: str) -> dict[str, Any]:
+    """What every page of this package's templates needs: version, language, the stylesheet
+    and the paper's page rules, in the current language."""
+    from markupsafe import Markup
+
+    lang = i18n.current()
+    return {
+        "version": _version(),
+        "lang": "zh-Hans" if lang == "zh" else "en",
+        "css": Markup(_template_source(STYLESHEET)),
+        "page_css": Markup(_page_css(paper, lang)),
+        "paper": paper,
+    }
+
+
 def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str, Any]:
     """Everything the template shows, already formatted, in the current language."""
     from markupsafe import Markup
@@ -131,13 +146,8 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "free": charts.free_tiers(result),
     }
     marked = content.marked_break_even(result)
-    lang = i18n.current()
     return {
-        "version": _version(),
-        "lang": "zh-Hans" if lang == "zh" else "en",
-        "css": Markup(_template_source(STYLESHEET)),
-        "page_css": Markup(_page_css(paper, lang)),
-        "paper": paper,
+        **page_context(paper),
         "title": data["title"],
         "date": date.isoformat(),
         "currency": data["currency"],
@@ -190,9 +200,13 @@ def render_pdf(result: Result, date: datetime.date, paper: str = "a4",
     are stamped with ``date`` instead through ``SOURCE_DATE_EPOCH`` (the reproducible-builds
     convention, which fontTools reads). A ``SOURCE_DATE_EPOCH`` already set is left as it is.
     """
+    return print_pdf(render_html(result, date, paper, lang), date)
+
+
+def print_pdf(html: str, date: datetime.date) -> bytes:
+    """``html`` printed by WeasyPrint, reproducibly (see :func:`render_pdf`)."""
     import weasyprint
 
-    html = render_html(result, date, paper, lang)
     document = weasyprint.HTML(string=html, base_url=None)
     with _PDF_LOCK:
         if "SOURCE_DATE_EPOCH" in os.environ:
