@@ -248,6 +248,16 @@ def _moved(old: dict[str, Any], new: dict[str, Any], keys: tuple[str, ...]) -> b
     return any(not _same(old.get(k), new.get(k)) for k in keys)
 
 
+def _status(before: dict[str, Any] | None, after: dict[str, Any] | None,
+            keys: tuple[str, ...]) -> str:
+    """added, removed, changed (one of ``keys`` moved) or unchanged."""
+    if before is None:
+        return "added"
+    if after is None:
+        return "removed"
+    return "changed" if _moved(before, after, keys) else "unchanged"
+
+
 def _side(name: str, result: Result) -> Side:
     from planner.report.content import recommendation
 
@@ -279,12 +289,7 @@ def compare(old_result: Result, new_result: Result, *, old_name: str = "old",
         before, after = old_rows.get(name), new_rows.get(name)
         change = {k: (_delta(before.get(k), after.get(k))
                       if before and after and same_money else None) for k in MONEY_FIGURES}
-        if before is None:
-            status = "added"
-        elif after is None:
-            status = "removed"
-        else:
-            status = "changed" if _moved(before, after, OPTION_FIGURES) else "unchanged"
+        status = _status(before, after, OPTION_FIGURES)
         options.append(OptionChange(name, status, _figures(before, OPTION_FIGURES),
                                     _figures(after, OPTION_FIGURES), change))
 
@@ -295,12 +300,7 @@ def compare(old_result: Result, new_result: Result, *, old_name: str = "old",
         before, after = old_pairs.get(key), new_pairs.get(key)
         change = {k: _delta(before.get(k), after.get(k)) if before and after else None
                   for k in ("months", "gpu_hours_per_month")}
-        if before is None:
-            status = "added"
-        elif after is None:
-            status = "removed"
-        else:
-            status = "changed" if _moved(before, after, PAIR_FIGURES) else "unchanged"
+        status = _status(before, after, PAIR_FIGURES)
         pairs.append(BreakEvenChange(key[0], key[1], status, _figures(before, PAIR_FIGURES),
                                      _figures(after, PAIR_FIGURES), change))
 
