@@ -1,7 +1,7 @@
 """Coverage-guided fuzzing of the YAML-to-schema boundary with atheris (libFuzzer).
 
-Every input is a usage file's bytes. It is parsed (planner.yaml_positions), validated with the
-catalog checks (planner.usage, planner.plan.catalog_checks) and, when it is a valid plan,
+Every input is a usage file's bytes. It is parsed (planner.usage.yaml12), validated with the
+catalog checks (planner.usage.document, planner.cards.checks.catalog_checks) and, when it is a valid plan,
 resolved against the catalog and evaluated. The contract: a user error (planner.errors.
 UserError) whose problems are located, or a result whose numbers are finite. Any other
 exception, or a failed check below, is a finding: libFuzzer stops and writes the input to
@@ -39,13 +39,14 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 with atheris.instrument_imports(include=["planner", "pricing"]):
-    for module in ("planner.breakeven", "planner.evaluation", "planner.figures",
-                   "planner.linear", "planner.resolve", "planner.tco"):
+    for module in ("planner.engine.breakeven", "planner.evaluate.assemble", "planner.engine.figures",
+                   "planner.engine.linear", "planner.cards.resolve", "planner.engine.tco"):
         importlib.import_module(module)  # instrumented, for coverage beyond the boundary
+    from planner.cards.checks import catalog_checks
     from planner.errors import UserError
-    from planner.plan import Plan, catalog_checks
-    from planner.usage import _check_loaded
-    from planner.yaml_positions import load_yaml
+    from planner.evaluate.plan import Plan
+    from planner.usage.document import _check_loaded
+    from planner.usage.yaml12 import load_yaml
 
 FILE = "fuzz.yaml"
 CHECKS = catalog_checks(ROOT)

@@ -1,21 +1,68 @@
 """planner: rent GPUs, live on free notebook tiers, or buy your own — and when buying pays off.
 
+The public Python API (SPEC §4): :func:`load`, :func:`report`, :func:`diff`, and the classes
+:class:`Plan`, :class:`Result` and :class:`UserError`.
+
 >>> import planner
 >>> plan = planner.load("usage.yaml")       # doctest: +SKIP
 >>> result = plan.evaluate()                # doctest: +SKIP
+>>> planner.report(result, "plan.pdf")      # doctest: +SKIP
+
+The stages behind it are subpackages (docs/architecture.md): ``usage`` reads usage.yaml,
+``cards`` turns it and the catalog into rate cards, ``engine`` computes over arrays, ``result``
+holds the answer, ``evaluate`` wires them (plans, sweeps, comparisons), ``render`` writes
+reports, ``cli`` is the command line.
 """
 
 from __future__ import annotations
 
+import datetime
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from planner.evaluate.compare import PlanDiff
+    from planner.evaluate.plan import Plan
+    from planner.result import Result
+
 __all__ = ["Plan", "Result", "UserError", "diff", "load", "report"]
 
 
-def __getattr__(name):
-    # Lazy: `planner --help` must not import numpy, pandas or the report stack.
-    if name in ("load", "Plan"):
-        from planner import plan
+def load(source: str | os.PathLike | Mapping[str, Any],
+         catalogs: Iterable[str | os.PathLike] = ()) -> Plan:
+    """Load and validate a usage file (or a dict of the same content); see
+    :meth:`planner.Plan.load`. ``catalogs`` are more catalog files, merged over the built-in
+    catalog and the file's own ``catalogs:``."""
+    from planner.evaluate.plan import load as load_plan
 
-        return getattr(plan, name)
+    return load_plan(source, catalogs)
+
+
+def report(result: Result, path: str | os.PathLike, fmt: str | None = None, *,
+           date: datetime.date | None = None, paper: str = "a4", lang: str = "en") -> Path:
+    """Write ``result``'s report to ``path`` (the format follows the suffix unless ``fmt``
+    says), completely or not at all, as ``planner report`` does; returns the path."""
+    from planner.render import write_report
+
+    return write_report(result, path, fmt, date=date, paper=paper, lang=lang)
+
+
+def diff(old: Any, new: Any) -> PlanDiff:
+    """What changed from ``old`` to ``new`` (each a path, a dict, a Plan or a Result); see
+    :mod:`planner.evaluate.compare`."""
+    from planner.evaluate.compare import diff as compare_plans
+
+    return compare_plans(old, new)
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: `planner --help` must not import numpy, pandas or the report stack.
+    if name == "Plan":
+        from planner.evaluate.plan import Plan
+
+        return Plan
     if name == "Result":
         from planner.result import Result
 
@@ -24,12 +71,4 @@ def __getattr__(name):
         from planner.errors import UserError
 
         return UserError
-    if name == "report":
-        from planner.report import write_report
-
-        return write_report
-    if name == "diff":
-        import planner.diff as module  # a callable module: planner.diff(old, new)
-
-        return module
     raise AttributeError(f"module 'planner' has no attribute {name!r}")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
+from numbers import Real
 from typing import Any
 
 import pandas as pd
@@ -15,6 +17,11 @@ OPTION_FIELDS = (
     "first_unmet_month", "sessions_per_week", "job_wait_days",
 )
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
+
+
+def is_missing(x: object) -> bool:
+    """Whether ``x`` stands for "no figure": ``None`` or a float NaN (SPEC §2's null)."""
+    return x is None or (isinstance(x, Real) and math.isnan(x))
 
 
 @dataclass
@@ -30,7 +37,7 @@ class Result:
     and ``source`` (``as_of``/``source`` ``None`` for the user's own inputs).
     ``inputs`` are the few inputs that matter most, as (label, formatted value) pairs.
     ``sensitivity`` says what changes the answer: each key input moved down and up (see
-    :func:`planner.sensitivity.sensitivity`), the widest swing first.
+    :func:`planner.engine.sensitivity.sensitivity`), the widest swing first.
     ``breakdown`` says what each feasible option's costs are made of over the horizon: columns
     ``option``, ``component``, ``quantity``, ``unit``, ``price`` (per unit) and ``cost``.
     ``pue`` is the site's power usage effectiveness (1 without one), by which own machines'

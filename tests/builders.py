@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.model import Calendar, CloudCard, Demand, Financing, FreeTierCard, Model, OwnCard, col
+from planner.cards.model import (
+    Calendar,
+    CloudCard,
+    Demand,
+    Financing,
+    FreeTierCard,
+    Model,
+    OwnCard,
+    col,
+)
 
 NAN = np.nan
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import brentq
 
-from planner.breakeven import break_even_level, break_even_months, hours_until, pv_at_levels
-from planner.figures import compute
+from planner.engine.breakeven import break_even_level, break_even_months, hours_until, pv_at_levels
+from planner.engine.figures import compute
 
 
 def test_months_crossing_inside_a_month():
@@ -129,8 +129,8 @@ def test_at_the_break_even_level_both_present_values_are_equal(price, rent, run,
 def test_closed_form_level_equals_the_piecewise_evaluation(price, run, rent, rent2, cap_gpus,
                                                             growth, rate, storage, data, quota,
                                                             overflow, idle):
-    from planner.linear import break_even_level_linear
-    from planner.tco import evaluate, present_value
+    from planner.engine.linear import break_even_level_linear
+    from planner.engine.tco import evaluate, present_value
 
     m = model(own(price=price, operating=run, gpu_count=cap_gpus, power_w=400, idle_w=60,
                   always_on=idle, electricity=0.2, overflow="od" if overflow else None),

@@ -5,7 +5,7 @@ Every expectation below comes from the wording of the specification (quoted or p
 next to it) and, where a number is involved, from arithmetic by hand written in a comment; the
 catalog is only read for its input values (prices, TDP, throughput), never for results. The
 tests go through the public interface only: ``planner.load(...).evaluate().to_dict()``, the
-DataFrames of a Result, ``Plan.replace``/``Plan.sweep``, ``planner.report`` and the command
+DataFrames of a Result, ``Plan.replace``/``Plan.sweep``, ``planner.render`` and the command
 line through click's CliRunner.
 
 The audit found ten discrepancies (problems found in the catalog reported apart from the

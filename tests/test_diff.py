@@ -1,4 +1,4 @@
-"""``planner diff`` and ``planner.diff``: inputs changed, options added and removed, the
+"""``planner diff`` and ``planner.render.diff``: inputs changed, options added and removed, the
 decision before and after, exit codes."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import planner
-from planner.diff import InputChange, PlanDiff, render
+from planner.evaluate.compare import InputChange, PlanDiff
+from planner.render.diff import render
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 USAGE = EXAMPLES / "usage.yaml"
@@ -126,12 +127,13 @@ def test_a_default_written_out_is_no_change(tmp_path):
 
 
 def test_api_takes_plans_dicts_and_results():
-    import planner.diff as module  # the module stays callable once imported
+    import planner.evaluate.compare
+    import planner.render.diff
 
     plan = planner.load(USAGE)
     cheaper = plan.replace({"site.electricity_per_kwh": 0.08})
     d = planner.diff(plan, cheaper)
-    assert callable(module) and isinstance(d, PlanDiff)
+    assert callable(planner.diff) and isinstance(d, PlanDiff)
     assert [c.path for c in d.inputs] == ["site.electricity_per_kwh"]
     assert d.options[0].change["total_cost"] < 0
     results = planner.diff(plan.evaluate(), cheaper.evaluate())
@@ -300,7 +302,7 @@ def test_cli_exit_codes(run, tmp_path, dearer):
 
 
 def test_cli_failed_write_leaves_the_old_file(run, dearer, tmp_path, monkeypatch):
-    import planner.files as module
+    import pricing.files as module
 
     target = tmp_path / "change.md"
     target.write_text("previous")

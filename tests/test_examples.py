@@ -21,9 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 import planner
-from planner import fmt
 from planner.cli import main
-from planner.report import render
+from planner.render import fmt, render
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))

@@ -17,9 +17,9 @@ import openpyxl
 import pytest
 
 import planner
-import planner.files
-from planner.report import format_for, render, tables, write_report
-from planner.report.plain import render_csv
+import pricing.files
+from planner.render import format_for, render, tables, write_report
+from planner.render.plain import render_csv
 from planner.result import Result
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -177,7 +177,7 @@ def test_zip_break_even_sensitivity_usage_assumptions(usage):
 
 
 def test_zip_summary_has_the_answer(usage):
-    from planner.report import content
+    from planner.render import content
 
     summary = {r["item"]: r["value"] for r in _zip_tables(usage)["summary"]}
     assert summary["Recommendation"] == content.recommendation(usage)
@@ -274,7 +274,7 @@ def test_workbook_money_in_the_plans_currency(currency, symbol, decimals):
 
 
 def test_workbook_summary(usage):
-    from planner.report import content
+    from planner.render import content
 
     book = _book(usage)
     values = {row[0]: row[1] for row in _sheet_rows(book["Summary"]) if row[0]}
@@ -314,7 +314,7 @@ def test_xlsx_is_the_same_in_another_process(usage, tmp_path):
     import sys
 
     script = ("import datetime, sys, planner\n"
-              "from planner.report import render\n"
+              "from planner.render import render\n"
               "r = planner.load(sys.argv[1]).evaluate()\n"
               "sys.stdout.buffer.write(render(r, 'xlsx', date=datetime.date(2026, 1, 15)))\n")
     env = dict(os.environ, PYTHONHASHSEED="12345", TZ="Pacific/Auckland")
@@ -403,7 +403,7 @@ def test_suffixes(name, expected):
 
 
 def test_failed_xlsx_render_leaves_the_old_file(usage, tmp_path, monkeypatch):
-    import planner.report.xlsx
+    import planner.render.xlsx
 
     target = tmp_path / "plan.xlsx"
     target.write_bytes(b"old workbook")
@@ -411,7 +411,7 @@ def test_failed_xlsx_render_leaves_the_old_file(usage, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("render failed")
 
-    monkeypatch.setattr(planner.report.xlsx, "render_xlsx", broken)
+    monkeypatch.setattr(planner.render.xlsx, "render_xlsx", broken)
     with pytest.raises(RuntimeError):
         write_report(usage, target, date=DATE)
     assert target.read_bytes() == b"old workbook"
@@ -419,12 +419,11 @@ def test_failed_xlsx_render_leaves_the_old_file(usage, tmp_path, monkeypatch):
 
 
 def test_failed_zip_write_leaves_nothing(usage, tmp_path, monkeypatch):
-    import planner.report
 
     def broken(source, destination):
         raise OSError("disk full")
 
-    monkeypatch.setattr(planner.files.os, "replace", broken)
+    monkeypatch.setattr(pricing.files.os, "replace", broken)
     with pytest.raises(OSError):
         write_report(usage, tmp_path / "tables.zip", date=DATE)
     assert list(tmp_path.iterdir()) == []

@@ -2,7 +2,7 @@
 
 The generated usage documents of ``test_fuzz_usage.py`` are evaluated and written in every
 report format: JSON, CSV and Markdown for many inputs, HTML for fewer, the other formats
-(PDF, and what else :data:`planner.report.FORMATS` lists) for a few, since a PDF takes about a
+(PDF, and what else :data:`planner.render.FORMATS` lists) for a few, since a PDF takes about a
 second. Each output must be complete and free of NaN and infinities, and user text must stay
 text (escaped in HTML). The command line runs on generated YAML text: exit 0 or 1, never a
 traceback, and nothing written when it fails. Sweeps over generated axes end in a user error
@@ -39,7 +39,7 @@ from test_fuzz_usage import (
 import planner
 from planner.cli import main
 from planner.errors import UserError
-from planner.report import FORMATS, render
+from planner.render import FORMATS, render
 
 pytestmark = [pytest.mark.filterwarnings("error::RuntimeWarning"),
               pytest.mark.filterwarnings("error:Glyph:UserWarning")]  # a chart's, see below

@@ -26,12 +26,12 @@ from builders import usage_plan
 from click.testing import CliRunner
 
 import planner
-import planner.report
-from planner import sweep as sweep_module
+import planner.render
 from planner.cli import main
 from planner.errors import UserError
-from planner.usage import MAX_HORIZON_MONTHS, MAX_OPTIONS, load_usage_text
-from planner.yaml_positions import MAX_BYTES, MAX_VALUES
+from planner.evaluate import sweep as sweep_module
+from planner.usage.document import MAX_HORIZON_MONTHS, MAX_OPTIONS, load_usage_text
+from planner.usage.yaml12 import MAX_BYTES, MAX_VALUES
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -268,7 +268,7 @@ def test_html_escapes_user_text():
     data = json.loads(json.dumps(SMALL))
     data["title"] = "<b>Lab</b> & <i>co</i>"
     data["options"][1]["name"] = "<script>alert('x')</script>"
-    html = planner.report.render(planner.load(data).evaluate(), "html").decode("utf-8")
+    html = planner.render.render(planner.load(data).evaluate(), "html").decode("utf-8")
     assert "<script" not in html.lower() and "<b>Lab</b>" not in html
     assert "&lt;script&gt;" in html and "&lt;b&gt;Lab&lt;/b&gt; &amp;" in html
 
@@ -276,7 +276,7 @@ def test_html_escapes_user_text():
 def test_templates_fail_on_undefined_values():
     import jinja2
 
-    from planner.report.html import environment
+    from planner.render.html import environment
 
     env = environment()
     assert env.undefined is jinja2.StrictUndefined and env.autoescape
@@ -306,7 +306,7 @@ def no_network(monkeypatch):
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_reports_need_no_network(no_network, tmp_path, example):
     runner = CliRunner()
-    for fmt in planner.report.FORMATS:
+    for fmt in planner.render.FORMATS:
         out = tmp_path / f"{example.stem}.{fmt}"
         result = runner.invoke(main, ["report", str(example), "-o", str(out), "--format", fmt,
                                       "--date", DAY], catch_exceptions=False)
@@ -377,9 +377,9 @@ def test_a_failed_rendering_leaves_the_existing_report(monkeypatch, old_report):
     def broken(*args, **kwargs):
         raise RuntimeError("rendering failed")
 
-    monkeypatch.setattr(planner.report, "render", broken)
+    monkeypatch.setattr(planner.render, "render", broken)
     with pytest.raises(RuntimeError):
-        planner.report.write_report(result, old_report)
+        planner.render.write_report(result, old_report)
     _untouched(old_report)
 
 
@@ -391,7 +391,7 @@ def test_a_failed_write_leaves_the_existing_report(monkeypatch, old_report, wher
     result = planner.load(SMALL).evaluate()
     monkeypatch.setattr(os, where, full)
     with pytest.raises(OSError):
-        planner.report.write_report(result, old_report)
+        planner.render.write_report(result, old_report)
     monkeypatch.undo()
     _untouched(old_report)
 
@@ -404,7 +404,7 @@ def test_the_command_line_leaves_the_existing_report_when_it_fails(monkeypatch, 
     def refuse(*args, **kwargs):
         raise UserError.single("refused while rendering")
 
-    monkeypatch.setattr(planner.report, "render", refuse)
+    monkeypatch.setattr(planner.render, "render", refuse)
     result = CliRunner().invoke(main, ["report", str(usage), "-o", str(old_report)])
     assert result.exit_code == 1 and "refused while rendering" in result.output
     assert "Traceback" not in result.output

@@ -1,4 +1,4 @@
-"""planner.money: discounting and loans, by hand, against numpy-financial, and at the extremes."""
+"""planner.engine.money: discounting and loans, by hand, against numpy-financial, and at the extremes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from planner import money
+from planner.engine import money
 
 
 def test_the_doctests_hold():

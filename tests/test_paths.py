@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from planner.errors import UserError
-from planner.paths import canonical_path, set_path
-from planner.usage import load_usage
+from planner.usage.document import load_usage
+from planner.usage.paths import canonical_path, set_path
 
 DATA = {
     "version": 1,

@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 import planner
-from planner import fmt
-from planner.report import FORMATS, content, format_for, render, summary_table, write_report
+from planner.render import FORMATS, content, fmt, format_for, render, summary_table, write_report
 from planner.result import Result
 
 FIXTURE = Path(__file__).parent / "fixtures" / "result_small.py"
@@ -181,7 +180,7 @@ def test_html_is_the_same_in_another_process(html):
         "import datetime, importlib.util, sys\n"
         "spec = importlib.util.spec_from_file_location('f', sys.argv[1])\n"
         "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-        "from planner.report import render\n"
+        "from planner.render import render\n"
         "sys.stdout.buffer.write(render(m.make_result(), 'html', "
         "date=datetime.date(2024, 6, 3)))\n"
     )
@@ -226,7 +225,7 @@ def test_html_escapes_user_text(result):
 def test_template_refuses_undefined_variables():
     import jinja2
 
-    from planner.report.html import environment
+    from planner.render.html import environment
 
     with pytest.raises(jinja2.UndefinedError):
         environment().from_string("{{ missing }}").render()
@@ -272,7 +271,7 @@ def test_pdf_is_reproducible(result, pdf):
 
 
 def test_charts_are_inline_svg(result):
-    from planner.report import charts
+    from planner.render import charts
 
     for draw in (charts.ranking, charts.cumulative_cost, charts.cost_vs_usage,
                  charts.monthly_breakdown, charts.sensitivity):
@@ -284,7 +283,7 @@ def test_charts_are_inline_svg(result):
 
 
 def test_break_even_is_marked(result):
-    from planner.report import charts
+    from planner.render import charts
 
     assert "workstation pays off vs a100-on-demand" in charts.cumulative_cost(result)
     usage = charts.cost_vs_usage(result)
@@ -293,7 +292,7 @@ def test_break_even_is_marked(result):
 
 
 def test_a_far_costlier_option_is_cut_off(result):
-    from planner.report import charts
+    from planner.render import charts
 
     data = result.to_dict()
     row = data["options"][1]
@@ -306,7 +305,7 @@ def test_a_far_costlier_option_is_cut_off(result):
 def test_a_replacement_month_is_clipped_in_the_bars(result):
     import pandas as pd
 
-    from planner.report import charts
+    from planner.render import charts
 
     spike = pd.DataFrame([
         {"option": "workstation", "month": 24, "component": "purchase", "cost": 30_000.0},
@@ -335,8 +334,9 @@ def test_summary_table_marks_the_cheapest(result):
 
 def test_planner_report_is_callable(result, tmp_path):
     import planner
-    import planner.report
+    import planner.render  # the stage's package does not shadow the API's function
 
+    assert callable(planner.report)
     assert planner.report(result, tmp_path / "plan.json").read_text().startswith("{")
 
 
@@ -368,7 +368,7 @@ def test_write_report(result, tmp_path):
 
 
 def test_failed_render_leaves_existing_file_alone(result, tmp_path, monkeypatch):
-    import planner.report.plain
+    import planner.render.plain
 
     target = tmp_path / "plan.md"
     target.write_text("the old report\n")
@@ -376,7 +376,7 @@ def test_failed_render_leaves_existing_file_alone(result, tmp_path, monkeypatch)
     def broken(*args, **kwargs):
         raise RuntimeError("render failed")
 
-    monkeypatch.setattr(planner.report.plain, "render_markdown", broken)
+    monkeypatch.setattr(planner.render.plain, "render_markdown", broken)
     with pytest.raises(RuntimeError, match="render failed"):
         write_report(result, target, date=DATE)
     assert target.read_text() == "the old report\n"
@@ -384,7 +384,7 @@ def test_failed_render_leaves_existing_file_alone(result, tmp_path, monkeypatch)
 
 
 def test_failed_write_leaves_existing_file_alone(result, tmp_path, monkeypatch):
-    import planner.report
+    import pricing.files
 
     target = tmp_path / "plan.csv"
     target.write_text("old\n")
@@ -393,7 +393,7 @@ def test_failed_write_leaves_existing_file_alone(result, tmp_path, monkeypatch):
     def broken(source, destination):
         raise OSError("disk full")
 
-    monkeypatch.setattr(planner.files.os, "replace", broken)
+    monkeypatch.setattr(pricing.files.os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
         write_report(result, target)
     assert target.read_text() == "old\n"
@@ -405,9 +405,9 @@ def test_failed_write_leaves_existing_file_alone(result, tmp_path, monkeypatch):
 
 
 def test_failed_render_leaves_no_new_file(result, tmp_path, monkeypatch):
-    import planner.report.plain
+    import planner.render.plain
 
-    monkeypatch.setattr(planner.report.plain, "render_csv",
+    monkeypatch.setattr(planner.render.plain, "render_csv",
                         lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
     with pytest.raises(RuntimeError):
         write_report(result, tmp_path / "plan.csv")
@@ -640,7 +640,7 @@ def test_unknown_paper_or_language_is_refused(result):
 
 
 def test_chinese_without_a_font_warns_and_writes_english(result, html, monkeypatch):
-    from planner.report import LanguageFallbackWarning, i18n
+    from planner.render import LanguageFallbackWarning, i18n
 
     monkeypatch.setattr(i18n, "cjk_font", lambda: None)
     with pytest.warns(LanguageFallbackWarning, match="no font with Chinese glyphs"):
@@ -652,7 +652,7 @@ def test_cli_prints_the_fallback_warning(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from planner.cli import main
-    from planner.report import i18n
+    from planner.render import i18n
 
     monkeypatch.setattr(i18n, "cjk_font", lambda: None)
     usage = Path(__file__).resolve().parent.parent / "examples" / "usage.yaml"
@@ -679,7 +679,7 @@ def test_cli_refuses_an_unknown_paper(tmp_path):
 
 
 def test_text_in_chinese_needs_no_font(result):
-    from planner.report import i18n
+    from planner.render import i18n
 
     with i18n.language("zh"):
         assert content.decision(result) == "购买 workstation：在 36 个月内是 4 个方案中成本最低的。"
@@ -699,11 +699,11 @@ def test_terminal_summary_in_chinese(result):
 
 
 def test_every_text_of_the_templates_is_in_the_catalog():
-    from planner.report import i18n
-    from planner.report.html import _template_source
+    from planner.render import i18n
+    from planner.render.html import _template_source
 
     keys = set(re.findall(r'\bt\("([^"]+)"', _template_source("report.html")))
-    sources = "".join((Path(__file__).resolve().parent.parent / "planner" / "report" / name)
+    sources = "".join((Path(__file__).resolve().parent.parent / "planner" / "render" / name)
                       .read_text() for name in ("content.py", "charts.py", "html.py",
                                                 "terminal.py"))
     keys |= set(re.findall(r'\bt\("([^"{]+)"', sources))
@@ -714,12 +714,12 @@ def test_every_text_of_the_templates_is_in_the_catalog():
     assert not untranslated
 
 
-@pytest.mark.skipif(not __import__("planner.report.i18n", fromlist=["x"]).cjk_font(),
+@pytest.mark.skipif(not __import__("planner.render.i18n", fromlist=["x"]).cjk_font(),
                     reason="no font with Chinese glyphs installed (fc-list :lang=zh)")
 def test_chinese_report(result):
     import warnings
 
-    from planner.report import i18n
+    from planner.render import i18n
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -741,7 +741,7 @@ def _grey(color: str) -> float:
 
 
 def test_component_groups_stay_apart_in_grayscale():
-    from planner.report import charts
+    from planner.render import charts
 
     styles = charts.GROUP_STYLES
     assert set(styles) == {group for group, _ in content.COMPONENT_GROUPS}
@@ -753,7 +753,7 @@ def test_component_groups_stay_apart_in_grayscale():
 
 
 def test_options_differ_by_more_than_colour(result):
-    from planner.report import charts
+    from planner.render import charts
 
     styles = charts._styles(result).values()
     assert len({(str(s["linestyle"]), s["marker"]) for s in styles}) == len(styles)
@@ -781,7 +781,7 @@ def _plan_with_every_reason_and_warning():
 
 
 def test_engine_reasons_and_warnings_are_translated():
-    from planner.report import i18n
+    from planner.render import i18n
 
     result = _plan_with_every_reason_and_warning()
     names = frozenset(o["name"] for o in result.data["options"])
@@ -809,7 +809,7 @@ def test_engine_reasons_and_warnings_are_translated():
     "fallback option 'rent' cannot take the work: demand cannot be served",
 ])
 def test_engine_notes_are_translated(text):
-    from planner.report import i18n
+    from planner.render import i18n
 
     with i18n.language("zh"):
         translated = i18n.engine_sentence(text, frozenset({"rent"}))
@@ -817,7 +817,7 @@ def test_engine_notes_are_translated(text):
 
 
 def test_the_python_api_honours_source_date_epoch_like_the_command_line(result, monkeypatch):
-    """SPEC §4: planner.report writes the same files as the command line, which dates them by
+    """SPEC §4: planner.render writes the same files as the command line, which dates them by
     SOURCE_DATE_EPOCH when it is set."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13 UTC
     assert render(result, "html") == render(result, "html", date=datetime.date(2023, 11, 14))

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import planner
-from planner.report import render
+from planner.render import render
 
 pypdf = pytest.importorskip("pypdf")
 Image = pytest.importorskip("PIL.Image")

@@ -5,8 +5,8 @@ import numpy_financial as npf
 import pytest
 from builders import calendar, cloud, demand, free_tier, model, own
 
-from planner.figures import compute
-from planner.tco import best_reserved_instances, evaluate, free_tier_capacity
+from planner.engine.figures import compute
+from planner.engine.tco import best_reserved_instances, evaluate, free_tier_capacity
 
 
 def flows_of(m, name):

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 import planner
 from planner.errors import Problem, UserError
-from planner.usage import (
+from planner.usage.document import (
     KINDS,
     OPTION_MODELS,
     CloudOption,
@@ -28,8 +28,8 @@ from planner.usage import (
     load_usage_text,
     raw_document,
 )
-from planner.usage_schema import reference_markdown, schema_text, usage_json_schema
-from planner.yaml_positions import MAX_BYTES, MAX_VALUES, load_yaml
+from planner.usage.schema import reference_markdown, schema_text, usage_json_schema
+from planner.usage.yaml12 import MAX_BYTES, MAX_VALUES, load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -850,14 +850,14 @@ def test_raw_document(tmp_path):
 def test_json_schema_matches_the_committed_file():
     committed = (ROOT / "schema" / "usage.schema.json").read_text(encoding="utf-8")
     assert committed == schema_text(), (
-        "schema/usage.schema.json is out of date: run `python -m planner.usage_schema` from the "
+        "schema/usage.schema.json is out of date: run `python -m planner.usage.schema` from the "
         "repository root")
 
 
 def test_reference_page_matches_the_committed_file():
     committed = (ROOT / "docs" / "usage-reference.md").read_text(encoding="utf-8")
     assert committed == reference_markdown(), (
-        "docs/usage-reference.md is out of date: run `python -m planner.usage_schema` from the "
+        "docs/usage-reference.md is out of date: run `python -m planner.usage.schema` from the "
         "repository root")
 
 

@@ -1,7 +1,7 @@
 """From a validated usage document to the arrays of the cost model.
 
 Reads the usage data as plain Python (numbers may be numpy arrays: a sweep), asks the pricing
-module for rate cards, and builds :class:`planner.model.Model`. Every problem found is collected
+module for rate cards, and builds :class:`planner.cards.model.Model`. Every problem found is collected
 with its key path; the caller turns them into located :class:`~planner.errors.Problem` objects.
 """
 
@@ -13,7 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from planner.model import Calendar, CloudCard, Demand, Financing, FreeTierCard, Model, OwnCard, col
+from planner.cards.model import (
+    Calendar,
+    CloudCard,
+    Demand,
+    Financing,
+    FreeTierCard,
+    Model,
+    OwnCard,
+    col,
+)
 from pricing.catalog import Catalog
 from pricing.rates import (
     PRICE_COLUMN,

@@ -30,7 +30,7 @@ def _fail(err) -> None:
 
 def _load(path: str, catalogs: tuple[str, ...] = ()):
     from planner.errors import UserError
-    from planner.plan import load
+    from planner.evaluate.plan import load
 
     try:
         return load(path, catalogs)
@@ -86,7 +86,7 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
     target, fmt = _output_format(usage, output, fmt)
     plan = _load(usage, catalogs)
     from planner.errors import UserError
-    from planner.report import LanguageFallbackWarning, render, summary_table, write_report
+    from planner.render import LanguageFallbackWarning, render, summary_table, write_report
 
     day = date.date() if date else _report_date()
     with warnings.catch_warnings(record=True) as caught:
@@ -120,7 +120,7 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
 
 
 def _report_date() -> _dt.date:
-    from planner.report import report_date
+    from planner.render import report_date
 
     return report_date()
 
@@ -162,8 +162,9 @@ def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs
     break-even months before and after. With -o, also writes them as Markdown, JSON, or a page
     in the report's style (HTML, PDF).
     """
-    from planner.diff import SUFFIXES, compare, print_summary, render, write_diff
     from planner.errors import UserError
+    from planner.evaluate.compare import compare
+    from planner.render.diff import SUFFIXES, print_summary, render, write_diff
 
     if output is not None and output != "-" and fmt is None:
         suffix = Path(output).suffix.lower()
@@ -171,7 +172,7 @@ def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs
             raise click.UsageError(f"cannot tell the format from {output!r}: use a suffix of "
                                    f"{', '.join(SUFFIXES)} or --format")
         fmt = SUFFIXES[suffix]
-    from planner.plan import load
+    from planner.evaluate.plan import load
 
     plans, problems = [], []
     for path in (old, new):
@@ -672,7 +673,7 @@ def schema() -> None:
     """Print the JSON Schema of usage.yaml."""
     import json
 
-    from planner.usage_schema import usage_json_schema
+    from planner.usage.schema import usage_json_schema
 
     click.echo(json.dumps(usage_json_schema(), indent=2))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.model import (
+from planner.cards.model import (
     Array,
     FreeTierCard,
     Model,
@@ -20,12 +20,16 @@ from planner.model import (
     take_scenarios,
     with_level,
 )
-from planner.tco import (
+from planner.engine.crossing import first_crossing
+from planner.engine.linear import chain_line
+from planner.engine.tco import (
     chain,
     discount,
+    free_tier_capacity,
     option_flows,
     present_value,
     rented_instance_hours,
+    reservation_weight,
     work_by_month,
 )
 
@@ -100,8 +104,6 @@ def _growth(model: Model) -> Array:
 
 def _capacity_per_unit(model: Model, name: str) -> Array | None:
     """Usable capacity of a capacity-bound option in reference units per month, (S, 1)."""
-    from planner.tco import free_tier_capacity
-
     card = model.cards[name]
     if isinstance(card, OwnCard):
         cap = card.gpu_count * model.calendar.hours_per_month * card.availability
@@ -175,8 +177,6 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     min_R f_R(x) kinks there too. Listed: those switch levels and the kinks of the count in
     force, so that the present value is linear between the breakpoints.
     """
-    from planner.linear import chain_line
-    from planner.tco import reservation_weight
 
     members = chain(model, name)
     card = model.cards[members[-1]]
@@ -364,38 +364,8 @@ def _walk_pieces(model: Model, own: str, other: str, breaks: Array):
     xs[:, 1::3], vs[:, 1::3] = lo, left
     xs[:, 2::3], vs[:, 2::3] = hi, right
     tols = np.repeat(tol_b, 3, axis=1)[:, :3 * k - 2]
-    found, found_bracket = _first_crossing(xs, vs, tols)
+    found, found_bracket = first_crossing(xs, vs, tols)
     return found, found_bracket, np.isnan(vs).any(axis=1)
-
-
-def _first_crossing(xs: Array, vs: Array, tols: Array):
-    """First point of a walk (S, n) where the value is zero or changes sign, linear in
-    between; the walk ends at its first NaN (a level where an option is infeasible).
-    Returns the level (S,) and the bracket (S, 2) of a crossing inside a segment."""
-    rows, n = xs.shape
-    r = np.arange(rows)
-    missing = np.isnan(vs)
-    end = np.where(missing.any(axis=1), np.argmax(missing, axis=1), n)
-    zero = np.abs(vs) <= tols
-    a, b = vs[:, :-1], vs[:, 1:]
-    change = ((a > 0) & (b < 0)) | ((a < 0) & (b > 0))
-    change &= ~zero[:, :-1] & ~zero[:, 1:]
-    first_zero = np.where(zero.any(axis=1), np.argmax(zero, axis=1), n)
-    first_change = np.where(change.any(axis=1), np.argmax(change, axis=1), n)
-    # A zero at point j comes before a sign change on segment j (from j to j + 1).
-    use_zero = (first_zero <= first_change) & (first_zero < end)
-    use_change = ~use_zero & (first_change + 1 < end)
-    level = np.full(rows, np.nan)
-    bracket = np.full((rows, 2), np.nan)
-    level[use_zero] = xs[r[use_zero], first_zero[use_zero]]
-    s = first_change[use_change]
-    x0, x1 = xs[r[use_change], s], xs[r[use_change], s + 1]
-    v0, v1 = vs[r[use_change], s], vs[r[use_change], s + 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root = np.where(x1 > x0, x0 + v0 * (x1 - x0) / (v0 - v1), x0)
-    level[use_change] = root
-    bracket[use_change] = np.stack([x0, x1], axis=1)
-    return level, bracket
 
 
 def _polish(model: Model, own: str, other: str, level: Array, bracket: Array,

@@ -10,15 +10,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from planner.breakeven import (
+from planner.cards.model import Array, Model, OwnCard
+from planner.engine.breakeven import (
     OVERFLOW_SEARCH_FACTOR,
     break_even_level,
     hours_until,
     months_from_cumulative,
 )
-from planner.linear import LevelSearch, separable
-from planner.model import Array, Model, OwnCard
-from planner.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
+from planner.engine.linear import LevelSearch, separable
+from planner.engine.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
 
 _UNMET_TOLERANCE = 1e-9
 

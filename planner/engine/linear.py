@@ -19,9 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.breakeven import _first_crossing
-from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
-from planner.tco import chain, discount, free_tier_capacity, growth_factors, rented_instance_hours
+from planner.cards.model import Array, CloudCard, FreeTierCard, Model, OwnCard
+from planner.engine.crossing import first_crossing
+from planner.engine.tco import (
+    chain,
+    discount,
+    free_tier_capacity,
+    growth_factors,
+    rented_instance_hours,
+)
 
 
 @dataclass
@@ -248,7 +254,7 @@ class LevelSearch:
             first = np.minimum(first, np.broadcast_to(p.min(axis=1), (rows,)))
         xs = np.stack([np.zeros(rows), first], axis=1)
         vs = np.stack([delta0, delta0 + slope0 * first], axis=1)
-        found, _ = _first_crossing(xs, vs, tol[:, None])
+        found, _ = first_crossing(xs, vs, tol[:, None])
         open_ = np.flatnonzero(np.isnan(found) & (first < bound))
         for events in (8, None):
             if open_.size == 0:
@@ -285,7 +291,7 @@ class LevelSearch:
         xs[:, 1::2], vs[:, 1::2] = pos, left
         # Right limits, except after the end: the walk ends on the end's value.
         xs[:, 2::2], vs[:, 2::2] = pos[:, :-1], (left + dj)[:, :-1]
-        found, _ = _first_crossing(xs, vs, tol[:, None])
+        found, _ = first_crossing(xs, vs, tol[:, None])
         # A crossing found exactly at an incomplete end is not yet known to be the first one
         # after the jumps there; walk those again with every event.
         incomplete = (limit < bound) & (found >= limit)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from planner.figures import Figures, compute
-from planner.model import Array, CloudCard, Model, OwnCard
+from planner.cards.model import Array, CloudCard, Model, OwnCard
+from planner.engine.figures import Figures, compute
 
 #: Default relative move of every input, down and up.
 DEFAULT_RANGE = 0.25

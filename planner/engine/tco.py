@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from planner.model import Array, CloudCard, FreeTierCard, Model, OwnCard
-from planner.money import annuity_payment, discount_factors, loan_balance
+from planner.cards.model import Array, CloudCard, FreeTierCard, Model, OwnCard
+from planner.engine.money import annuity_payment, discount_factors, loan_balance
 
 COMPONENTS = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
               "fixed", "operating", "rental", "reservation", "storage", "fee", "overflow",

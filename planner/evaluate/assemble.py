@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from planner import fmt
-from planner.breakeven import pv_at_levels
-from planner.figures import Figures, OptionFigures
-from planner.model import FreeTierCard, OwnCard
+from planner.cards.model import FreeTierCard, OwnCard
+from planner.engine.breakeven import pv_at_levels
+from planner.engine.figures import Figures, OptionFigures
+from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
+from planner.engine.tco import COMPONENTS
+from planner.render import fmt
 from planner.result import Result
-from planner.sensitivity import DEFAULT_RANGE, sensitivity
-from planner.tco import COMPONENTS
 
 #: Points of the cost-against-usage curve in the report.
 USAGE_CURVE_POINTS = 81

@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
+from planner.cards.checks import catalog_checks, is_file, suggestion_text
+from planner.cards.model import Model, has_infinity
+from planner.cards.resolve import Resolved, resolve
+from planner.engine.figures import Figures, compute
 from planner.errors import Problem, UserError
-from planner.figures import Figures, compute
-from planner.model import Model, has_infinity
-from planner.paths import set_path
-from planner.resolve import Resolved, resolve
-from planner.usage import Issue, UsageDocument, load_usage
+from planner.usage.document import UsageDocument, load_usage
+from planner.usage.paths import set_path
 
 #: Scenarios evaluated at once in a sweep; bounds memory (a few hundred MB at most).
 DEFAULT_CHUNK_SCENARIOS = 16_384
@@ -67,7 +68,7 @@ class Plan:
                 resolved = resolve(self.usage, self.catalog)
             if resolved.issues:
                 raise UserError([self.document.problem(i.path, i.message,
-                                                       _suggest(i.suggestions))
+                                                       suggestion_text(i.suggestions))
                                  for i in resolved.issues])
             infinite = self._infinite_inputs(resolved)
             if infinite:
@@ -113,7 +114,7 @@ class Plan:
         ``sensitivity_range`` is how far (relative, down and up) the sensitivity analysis
         moves each key input.
         """
-        from planner.evaluation import build_result
+        from planner.evaluate.assemble import build_result
 
         if not 0 < sensitivity_range < 1:
             raise UserError([Problem(f"the sensitivity range must lie between 0 and 1 "
@@ -129,7 +130,7 @@ class Plan:
     def overflow_problems(self) -> list[Problem]:
         """Where the figures leave the float range (inputs near 1e308, a growth compounded
         over a century): the options whose cash flows are not finite, else the whole file."""
-        from planner.tco import evaluate as option_flows
+        from planner.engine.tco import evaluate as option_flows
 
         with np.errstate(all="ignore"):
             flows = option_flows(self.model)
@@ -145,7 +146,7 @@ class Plan:
     def sweep(self, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
               chunk_size: int = DEFAULT_CHUNK_SCENARIOS, break_even: bool = True):
         """Evaluate every scenario of ``axes`` (dotted path → values); a tidy DataFrame."""
-        from planner.sweep import run_sweep
+        from planner.evaluate.sweep import run_sweep
 
         return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even)
 
@@ -175,149 +176,10 @@ def load(source: str | os.PathLike | Mapping[str, Any],
 def _existing(paths: Iterable[str | os.PathLike]) -> tuple[Path, ...]:
     """The given catalog files; a missing one is a user error."""
     out = tuple(Path(p) for p in paths)
-    missing = [Problem("catalog file not found", file=str(p)) for p in out if not _is_file(p)]
+    missing = [Problem("catalog file not found", file=str(p)) for p in out if not is_file(p)]
     if missing:
         raise UserError(missing)
     return out
-
-
-def _suggest(suggestions: list[str]) -> str | None:
-    if not suggestions:
-        return None
-    return " or ".join(repr(s) for s in suggestions[:3])
-
-
-def _is_file(path: Path) -> bool:
-    """Whether ``path`` is a file; False for a name no file can have (too long for the file
-    system, or holding a NUL: found by the coverage-guided fuzzer), where Path.is_file raises."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
-    """Checks that the catalog ids a usage document names exist, run with the schema's checks
-    so that every problem of a file is reported at once. The catalog is the built-in one plus
-    the document's own catalog files where they load (their problems are reported later)."""
-    from pricing.catalog import CatalogFileError, CatalogLookupError, load_catalog
-
-    def check(data: Mapping[str, Any]) -> list[Issue]:
-        files = data.get("catalogs")
-        try:
-            own = [base_dir / f for f in files] if isinstance(files, list) and all(
-                isinstance(f, str) for f in files) else []
-            catalog = load_catalog([f for f in own if _is_file(f)] + list(extra))
-        except CatalogFileError:
-            catalog = load_catalog()
-        issues: list[Issue] = []
-
-        def look(path: str, fn, key) -> None:
-            if not isinstance(key, str):
-                return
-            try:
-                fn(key)
-            except CatalogLookupError as err:
-                what = {"free_tier": "free tier", "cloud": "cloud instance",
-                        "gpu": "GPU", "region": "region",
-                        "system": "system"}.get(err.kind, err.kind)
-                issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
-                                    suggestion=_suggest(err.suggestions)))
-
-        if isinstance(files, list):
-            for i, name in enumerate(files):
-                if isinstance(name, str) and not _is_file(base_dir / name):
-                    issues.append(Issue(f"catalogs[{i}]", f"catalog file {name!r} not found "
-                                                          "(relative to the usage file)"))
-        demand = data.get("demand")
-        if isinstance(demand, Mapping):
-            look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
-        site = data.get("site")
-        if isinstance(site, Mapping):
-            known = len(issues)
-            look("site.region", catalog.region, site.get("region"))
-            if len(issues) == known:  # the region exists: what it lacks
-                issues += _site_issues(catalog, data, site)
-        options = data.get("options")
-        for i, entry in enumerate(options if isinstance(options, list) else []):
-            if not isinstance(entry, Mapping):
-                continue
-            known = len(issues)
-            for kind, fn in (("cloud", catalog.cloud_regions), ("free_tier", catalog.free_tier),
-                             ("own", None)):
-                value = entry.get(kind)
-                if isinstance(value, str) and fn is not None:
-                    look(f"options[{i}].{kind}", fn, value)
-                elif isinstance(value, Mapping):
-                    look(f"options[{i}].{kind}.gpu", catalog.gpu, value.get("gpu"))
-                    if kind == "own":
-                        look(f"options[{i}].own.system", catalog.system, value.get("system"))
-            if len(issues) == known:  # its ids exist: what the catalog rows lack
-                issues += _rate_issues(catalog, data, entry, f"options[{i}]")
-        return issues
-
-    return check
-
-
-def _money_context(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
-    """The raw document's currency and fx rates, None when either is malformed."""
-    currency, fx = data.get("currency", "USD"), data.get("fx", {})
-    return (currency, fx) if isinstance(currency, str) and isinstance(fx, Mapping) else None
-
-
-def _pricing_issues(prefix: str, build) -> list[Issue]:
-    """The problem ``build()`` (a rate card made from the raw document) raises, at its key
-    below ``prefix``; none when it succeeds or meets a malformed value (a text for a number),
-    which the schema's checks report."""
-    from pricing.rates import PricingError
-
-    try:
-        build()
-    except PricingError as err:
-        key = "kind" if err.key == "site_kind" else err.key
-        return [Issue(f"{prefix}.{key}", err.message, suggestion=_suggest(err.suggestions))]
-    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
-        return []
-    return []
-
-
-def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Issue]:
-    """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
-    raw document, so that it comes with the schema's problems (SPEC §1: all at once)."""
-    from pricing.rates import site_rates
-
-    money, options = _money_context(data), data.get("options")
-    if money is None or not isinstance(options, list):
-        return []
-    owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
-    return _pricing_issues("site", lambda: site_rates(
-        catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
-        kind=site.get("kind"), currency=money[0], fx=money[1],
-        needs_electricity=owns and site.get("electricity_per_kwh") is None))
-
-
-def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
-                 path: str) -> list[Issue]:
-    """What the catalog rows an option uses lack (a region, a price for its pricing, a street
-    price, an exchange rate), found by building its rate card from the raw document, so that
-    these problems come with the schema's (SPEC §1: all problems at once)."""
-    from pricing.rates import cloud_rates, free_tier_rates, own_rates
-
-    money = _money_context(data)
-    if money is None:
-        return []
-    currency, fx = money
-    if isinstance(entry.get("cloud"), str):
-        return _pricing_issues(path, lambda: cloud_rates(
-            catalog, entry["cloud"], pricing=entry.get("pricing") or "on_demand",
-            region=entry.get("region"), currency=currency, fx=fx))
-    if isinstance(entry.get("own"), Mapping):
-        return _pricing_issues(path, lambda: own_rates(catalog, entry["own"],
-                                                       currency=currency, fx=fx))
-    if isinstance(entry.get("free_tier"), (str, Mapping)):
-        return _pricing_issues(path, lambda: free_tier_rates(catalog, entry["free_tier"],
-                                                             currency=currency, fx=fx))
-    return []
 
 
 def _catalog(document: UsageDocument, base_dir: Path, extra: tuple[Path, ...] = ()):
@@ -326,7 +188,7 @@ def _catalog(document: UsageDocument, base_dir: Path, extra: tuple[Path, ...] = 
     files = [base_dir / p for p in (document.usage.catalogs or [])]
     problems = []
     for i, path in enumerate(files):
-        if not _is_file(path):
+        if not is_file(path):
             problems.append(document.problem(f"catalogs[{i}]",
                                              f"catalog file {str(document.usage.catalogs[i])!r} "
                                              "not found (paths are relative to the usage file)"))

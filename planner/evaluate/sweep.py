@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from planner.cards.checks import catalog_checks
+from planner.cards.model import has_infinity
+from planner.cards.resolve import resolve
+from planner.engine.figures import compute
 from planner.errors import Problem, UserError
-from planner.figures import compute
-from planner.model import has_infinity
-from planner.paths import canonical_path, set_path
-from planner.plan import catalog_checks
-from planner.resolve import resolve
-from planner.usage import DEMAND_FORMS, load_usage
+from planner.usage.document import DEMAND_FORMS, load_usage
+from planner.usage.paths import canonical_path, set_path
 
 #: Keys whose numbers change the shape of the computation; their values are grouped.
 STRUCTURAL = {("horizon_months",)}
@@ -179,7 +179,7 @@ def _validated(data, plan, names, numeric, arrays, index, members, label):
     intervals, so the smallest and largest value (and any non-whole value, for integer keys)
     stand for all."""
     problems: list[Problem] = []
-    checks = catalog_checks(plan.base_dir)
+    checks = catalog_checks(plan.base_dir, plan.extra_catalogs)
     try:
         document = load_usage(data, name=plan.document.file, checks=checks)
     except UserError as err:
@@ -314,7 +314,7 @@ def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None
 def _overflow_error(model, names, values, index, chunk) -> UserError:
     """The scenarios whose costs leave the float range (absurd values on an axis), as a user
     error naming the first few of them by their axis values."""
-    from planner.tco import evaluate as option_flows
+    from planner.engine.tco import evaluate as option_flows
 
     with np.errstate(all="ignore"):
         bad = np.zeros(chunk.size, dtype=bool)

@@ -3,9 +3,9 @@
 - ``pdf`` and ``html``: the full report (templates/report.html); the HTML stands alone, with
   its CSS and SVG charts inlined, and the PDF is WeasyPrint's print of the same HTML.
 - ``json``: the JSON object of SPEC §2.
-- ``csv``: the options table only, one row per option (see :func:`planner.report.plain.render_csv`).
-- ``zip``: every table as a CSV file in one ZIP archive (:func:`planner.report.plain.render_zip`).
-- ``xlsx``: a workbook, a Summary sheet then one sheet per table (:mod:`planner.report.xlsx`).
+- ``csv``: the options table only, one row per option (see :func:`planner.render.plain.render_csv`).
+- ``zip``: every table as a CSV file in one ZIP archive (:func:`planner.render.plain.render_zip`).
+- ``xlsx``: a workbook, a Summary sheet then one sheet per table (:mod:`planner.render.xlsx`).
 - ``md``: title, recommendation and every table, columns aligned.
 
 Rendering is deterministic: the same result and ``date`` give the same bytes (HTML, JSON, CSV,
@@ -22,13 +22,12 @@ other formats are written in English.
 from __future__ import annotations
 
 import datetime
-import sys
-import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from planner.files import write_atomic
-from planner.report.i18n import LANGUAGES, LanguageFallbackWarning
+from planner.render.i18n import LANGUAGES, LanguageFallbackWarning
+from planner.render.paper import PAPERS, check_paper
+from pricing.files import write_atomic
 
 if TYPE_CHECKING:
     import rich.table
@@ -39,7 +38,6 @@ FORMATS = ("pdf", "html", "json", "csv", "md", "xlsx", "zip")
 SUFFIXES = {".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json", ".csv": "csv",
             ".md": "md", ".xlsx": "xlsx", ".zip": "zip"}
 
-PAPERS = ("a4", "letter")
 
 __all__ = ["FORMATS", "LANGUAGES", "PAPERS", "SUFFIXES", "LanguageFallbackWarning", "format_for",
            "render", "summary_table", "write_report"]
@@ -81,40 +79,38 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
     if fmt not in FORMATS:
         msg = f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}"
         raise ValueError(msg)
-    from planner.report import i18n
-    from planner.report.html import check_paper
-
+    from planner.render import i18n
     check_paper(paper)
     i18n.check(lang)
     date = date or report_date()
     if fmt in ("pdf", "html"):
         lang = i18n.resolve(lang)
     if fmt == "pdf":
-        from planner.report.html import render_pdf
+        from planner.render.html import render_pdf
 
         return render_pdf(result, date, paper, lang)
     if fmt == "xlsx":
-        from planner.report.xlsx import render_xlsx
+        from planner.render.xlsx import render_xlsx
 
         return render_xlsx(result, date)
     if fmt == "zip":
-        from planner.report.plain import render_zip
+        from planner.render.plain import render_zip
 
         return render_zip(result, date)
     if fmt == "html":
-        from planner.report.html import render_html
+        from planner.render.html import render_html
 
         text = render_html(result, date, paper, lang)
     elif fmt == "json":
-        from planner.report.plain import render_json
+        from planner.render.plain import render_json
 
         text = render_json(result)
     elif fmt == "csv":
-        from planner.report.plain import render_csv
+        from planner.render.plain import render_csv
 
         text = render_csv(result)
     else:
-        from planner.report.plain import render_markdown
+        from planner.render.plain import render_markdown
 
         text = render_markdown(result, date)
     return text.encode("utf-8")
@@ -141,19 +137,6 @@ def write_report(result: Result, path: str | Path, fmt: str | None = None, *,
 def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
     """The short terminal summary: option, feasible, total, present value, per GPU-hour, in
     ``lang``."""
-    from planner.report.terminal import summary_table as table
+    from planner.render.terminal import summary_table as table
 
     return table(result, lang)
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``planner.report(result, "out.pdf")`` (SPEC §4) work although ``planner.report``
-    is also this package: importing it binds the package, not a function, to that name."""
-
-    def __call__(self, result: Result, path: str | Path, fmt: str | None = None, *,
-                 date: datetime.date | None = None, paper: str = "a4",
-                 lang: str = "en") -> Path:
-        return write_report(result, path, fmt, date=date, paper=paper, lang=lang)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -13,7 +13,7 @@ Each function takes a :class:`planner.result.Result` and returns an ``<svg>`` el
 ``<title>`` element and ``aria-label``), or ``None`` when the result has nothing to draw.
 Output is deterministic: a fixed hash salt, no dates in the metadata. Text stays text
 (``svg.fonttype: none``) in DejaVu Sans, the font matplotlib measured it with (and, for
-Chinese, the CJK font :mod:`planner.report.i18n` found), so it is sharp, searchable and the
+Chinese, the CJK font :mod:`planner.render.i18n` found), so it is sharp, searchable and the
 same size as the report's own text.
 
 Colours are the Okabe–Ito palette (safe for colour-blind readers); every option also has its
@@ -32,10 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner import fmt
-from planner.report import content, i18n
-from planner.report.content import marked_break_even
-from planner.report.i18n import t
+from planner.render import content, fmt, i18n
+from planner.render.content import marked_break_even
+from planner.render.i18n import t
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

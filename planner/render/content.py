@@ -2,8 +2,8 @@
 
 Every format (HTML and PDF, Markdown, the terminal summary) is drawn from these functions, so
 the recommendation and every figure read the same in all of them. All text formatting goes
-through :mod:`planner.fmt`, and every fixed text through the catalog of
-:mod:`planner.report.i18n` (English unless the caller is inside ``i18n.language("zh")``).
+through :mod:`planner.render.fmt`, and every fixed text through the catalog of
+:mod:`planner.render.i18n` (English unless the caller is inside ``i18n.language("zh")``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner import fmt
-from planner.report.i18n import current, engine_sentence, engine_text, join, t
+from planner.render import fmt
+from planner.render.i18n import current, engine_sentence, engine_text, join, t
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,7 +102,7 @@ def headline_pair(result: Result) -> dict[str, Any] | None:
     """The break-even row of the pair the answer speaks of, or None.
 
     The cheapest option against the runner-up when the cheapest is owned, else the best owned
-    option against the cheapest (the pair :mod:`planner.sensitivity` moves).
+    option against the cheapest (the pair :mod:`planner.engine.sensitivity` moves).
     """
     cheapest = result.data.get("cheapest")
     if cheapest is None:

@@ -1,345 +1,26 @@
-"""What changed between two plans, and how the decision moved.
-
->>> import planner
->>> change = planner.diff("old.yaml", "new.yaml")      # doctest: +SKIP
->>> change.cheapest, [c.path for c in change.inputs]   # doctest: +SKIP
-
-Either side may be a usage file's path, a dict of its content, a :class:`planner.Plan` or a
-:class:`planner.Result`. Inputs are compared on the validated documents with their defaults
-filled in (a value written out that equals its default is no change), key by key, each named
-by its dotted path with options by name (``options.workstation.own.system_price``, as
-:meth:`planner.Plan.replace` takes them). Options are matched by name: one in a single plan is
-added or removed, not compared key by key; the order of the options is not compared. Lists
-(``catalogs``, a tier's ``gpu_options``) and a kind key whose form changed (a catalog id
-against an inline map) are compared as whole values. With a Result on either side there is no
-document, and the inputs are not compared (``inputs`` is ``None``).
-
-The decision: the cheapest option before and after; every option's feasibility, total cost,
-present value and cost per GPU-hour before and after, with the change; every break-even pair's
-months and break-even usage before and after. Money changes are left out (``None``) when the
-two plans are in different currencies.
+"""What changed between two plans, as text: the terminal summary, Markdown, JSON, and a page in
+the report's style (HTML, PDF). The comparison itself is :mod:`planner.evaluate.compare`.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
-import math
-import os
-import sys
-import types
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner import fmt
-from planner.files import write_atomic
+from planner.evaluate.compare import PlanDiff
+from planner.render import fmt
+from pricing.files import write_atomic
 
 if TYPE_CHECKING:
     import rich.console
 
-    from planner.result import Result
-
 FORMATS = ("md", "json", "html", "pdf")
 SUFFIXES = {".md": "md", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf"}
-#: Relative difference below which two figures count as the same (rounding noise).
-TOLERANCE = 1e-9
 
-__all__ = ["FORMATS", "PlanDiff", "diff", "render", "write_diff"]
+__all__ = ["FORMATS", "SUFFIXES", "render", "write_diff"]
 
-
-@dataclass
-class InputChange:
-    """One input whose value differs: ``old``/``new`` are ``None`` where a key is absent."""
-
-    path: str
-    old: Any
-    new: Any
-
-
-@dataclass
-class Side:
-    """One plan of the comparison."""
-
-    name: str
-    title: str
-    currency: str
-    horizon_months: int
-    cheapest: str | None
-    recommendation: str
-
-
-@dataclass
-class OptionChange:
-    """One option's figures before and after (``None`` in a plan without the option).
-
-    ``status``: ``added``, ``removed``, ``changed`` (feasibility or a figure moved) or
-    ``unchanged``.
-    """
-
-    name: str
-    status: str
-    old: dict[str, Any] | None
-    new: dict[str, Any] | None
-    change: dict[str, float | None]
-
-
-@dataclass
-class BreakEvenChange:
-    """One (own, versus) pair before and after; ``months`` ``None``: never within the horizon
-    (inside ``old``/``new``), ``old``/``new`` ``None``: the pair is not in that plan."""
-
-    own: str
-    versus: str
-    status: str
-    old: dict[str, Any] | None
-    new: dict[str, Any] | None
-    change: dict[str, float | None]
-
-
-OPTION_FIGURES = ("kind", "feasible", "total_cost", "present_value", "cost_per_gpu_hour")
-MONEY_FIGURES = ("total_cost", "present_value", "cost_per_gpu_hour")
-PAIR_FIGURES = ("months", "system_hours", "gpu_hours_per_month")
-
-
-@dataclass
-class PlanDiff:
-    """What changed between two plans; :meth:`to_dict` is its JSON form."""
-
-    old: Side
-    new: Side
-    inputs: list[InputChange] | None
-    options_added: list[str]
-    options_removed: list[str]
-    options: list[OptionChange]
-    break_even: list[BreakEvenChange]
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def cheapest(self) -> tuple[str | None, str | None]:
-        """The cheapest option before and after."""
-        return self.old.cheapest, self.new.cheapest
-
-    @property
-    def decision_changed(self) -> bool:
-        return self.old.cheapest != self.new.cheapest
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON values: ``format_version``, ``old``, ``new``, ``cheapest``
-        (``old``/``new``/``changed``), ``inputs`` (a list of ``path``/``old``/``new``, or
-        null when not compared), ``options_added``, ``options_removed``, ``options``,
-        ``break_even`` and ``notes``."""
-        return {
-            "format_version": 1,
-            "old": asdict(self.old),
-            "new": asdict(self.new),
-            "cheapest": {"old": self.old.cheapest, "new": self.new.cheapest,
-                         "changed": self.decision_changed},
-            "inputs": None if self.inputs is None else [asdict(c) for c in self.inputs],
-            "options_added": list(self.options_added),
-            "options_removed": list(self.options_removed),
-            "options": [asdict(o) for o in self.options],
-            "break_even": [asdict(b) for b in self.break_even],
-            "notes": list(self.notes),
-        }
-
-
-# -- computing ----------------------------------------------------------------------------------
-
-
-def _load_sides(old: Any, new: Any) -> tuple[Any, Any]:
-    """Both sides as a Plan or a Result; paths and dicts are loaded, and the problems of both
-    are raised together."""
-    from planner.errors import UserError
-    from planner.plan import Plan, load
-    from planner.result import Result
-
-    loaded, problems = [], []
-    for side in (old, new):
-        if isinstance(side, (Plan, Result)):
-            loaded.append(side)
-            continue
-        if not isinstance(side, (str, os.PathLike, Mapping)):
-            raise TypeError(f"cannot compare a {type(side).__name__}: give a path, a dict, a "
-                            "Plan or a Result")
-        try:
-            loaded.append(load(side))
-        except UserError as err:
-            problems += err.problems
-            loaded.append(None)
-    if problems:
-        raise UserError(problems)
-    return loaded[0], loaded[1]
-
-
-def _name(side: Any) -> str:
-    from planner.plan import Plan
-
-    if isinstance(side, Plan) and side.document.file:
-        return Path(str(side.document.file)).name
-    if isinstance(side, Plan):
-        return "plan"
-    return "result"
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b or (a == b and type(a) is type(b))
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        if fmt.is_missing(a) or fmt.is_missing(b):
-            return fmt.is_missing(a) and fmt.is_missing(b)
-        return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=0.0) or a == b
-    return a == b
-
-
-_ABSENT = object()
-
-
-def _walk(old: Any, new: Any, path: str, out: list[InputChange]) -> None:
-    if isinstance(old, Mapping) and isinstance(new, Mapping):
-        keys = list(old) + [k for k in new if k not in old]
-        for key in keys:
-            _walk(old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}.{key}" if path else key,
-                  out)
-        return
-    if old is _ABSENT and new is _ABSENT:
-        return
-    if old is not _ABSENT and new is not _ABSENT and _same(old, new):
-        return
-    out.append(InputChange(path, None if old is _ABSENT else old,
-                           None if new is _ABSENT else new))
-
-
-def input_changes(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[InputChange],
-                                                                      list[str], list[str]]:
-    """(changes, options added, options removed) between two validated usage documents, in
-    the order of the document's keys."""
-    changes: list[InputChange] = []
-    old_options = {o["name"]: o for o in old.get("options") or []}
-    new_options = {o["name"]: o for o in new.get("options") or []}
-    for key in list(old) + [k for k in new if k not in old]:
-        if key != "options":
-            _walk(old.get(key, _ABSENT), new.get(key, _ABSENT), key, changes)
-            continue
-        for name, entry in old_options.items():
-            if name in new_options:
-                _walk({k: v for k, v in entry.items() if k != "name"},
-                      {k: v for k, v in new_options[name].items() if k != "name"},
-                      f"options.{name}", changes)
-    added = [n for n in new_options if n not in old_options]
-    removed = [n for n in old_options if n not in new_options]
-    return changes, added, removed
-
-
-def _figures(row: dict[str, Any] | None, keys: tuple[str, ...]) -> dict[str, Any] | None:
-    if row is None:
-        return None
-    return {k: row.get(k) for k in keys}
-
-
-def _delta(old: Any, new: Any) -> float | None:
-    if fmt.is_missing(old) or fmt.is_missing(new) or isinstance(old, bool):
-        return None
-    return float(new) - float(old)
-
-
-def _moved(old: dict[str, Any], new: dict[str, Any], keys: tuple[str, ...]) -> bool:
-    return any(not _same(old.get(k), new.get(k)) for k in keys)
-
-
-def _status(before: dict[str, Any] | None, after: dict[str, Any] | None,
-            keys: tuple[str, ...]) -> str:
-    """added, removed, changed (one of ``keys`` moved) or unchanged."""
-    if before is None:
-        return "added"
-    if after is None:
-        return "removed"
-    return "changed" if _moved(before, after, keys) else "unchanged"
-
-
-def _side(name: str, result: Result) -> Side:
-    from planner.report.content import recommendation
-
-    data = result.data
-    return Side(name=name, title=str(data["title"]), currency=str(data["currency"]),
-                horizon_months=int(data["horizon_months"]), cheapest=data.get("cheapest"),
-                recommendation=recommendation(result))
-
-
-def compare(old_result: Result, new_result: Result, *, old_name: str = "old",
-            new_name: str = "new", old_usage: dict[str, Any] | None = None,
-            new_usage: dict[str, Any] | None = None) -> PlanDiff:
-    """The difference of two evaluated plans (and of their usage documents, when given)."""
-    old_data, new_data = old_result.data, new_result.data
-    same_money = old_data["currency"] == new_data["currency"]
-    notes = []
-    if not same_money:
-        notes.append(f"The plans are in different currencies ({old_data['currency']} and "
-                     f"{new_data['currency']}): money changes are not computed.")
-    if old_data["horizon_months"] != new_data["horizon_months"]:
-        notes.append(f"The horizons differ ({old_data['horizon_months']} and "
-                     f"{new_data['horizon_months']} months): totals cover different periods.")
-
-    old_rows = {r["name"]: r for r in old_data["options"]}
-    new_rows = {r["name"]: r for r in new_data["options"]}
-    names = list(old_rows) + [n for n in new_rows if n not in old_rows]
-    options = []
-    for name in names:
-        before, after = old_rows.get(name), new_rows.get(name)
-        change = {k: (_delta(before.get(k), after.get(k))
-                      if before and after and same_money else None) for k in MONEY_FIGURES}
-        status = _status(before, after, OPTION_FIGURES)
-        options.append(OptionChange(name, status, _figures(before, OPTION_FIGURES),
-                                    _figures(after, OPTION_FIGURES), change))
-
-    old_pairs = {(p["own"], p["versus"]): p for p in old_data.get("break_even") or []}
-    new_pairs = {(p["own"], p["versus"]): p for p in new_data.get("break_even") or []}
-    pairs = []
-    for key in list(old_pairs) + [k for k in new_pairs if k not in old_pairs]:
-        before, after = old_pairs.get(key), new_pairs.get(key)
-        change = {k: _delta(before.get(k), after.get(k)) if before and after else None
-                  for k in ("months", "gpu_hours_per_month")}
-        status = _status(before, after, PAIR_FIGURES)
-        pairs.append(BreakEvenChange(key[0], key[1], status, _figures(before, PAIR_FIGURES),
-                                     _figures(after, PAIR_FIGURES), change))
-
-    inputs = None
-    added = [n for n in new_rows if n not in old_rows]
-    removed = [n for n in old_rows if n not in new_rows]
-    if old_usage is not None and new_usage is not None:
-        inputs, added, removed = input_changes(old_usage, new_usage)
-    return PlanDiff(old=_side(old_name, old_result), new=_side(new_name, new_result),
-                    inputs=inputs, options_added=added, options_removed=removed,
-                    options=options, break_even=pairs, notes=notes)
-
-
-def diff(old: Any, new: Any) -> PlanDiff:
-    """What changed from ``old`` to ``new``: each a usage file's path, a dict of its content,
-    a Plan or a Result. Paths and dicts are loaded; the problems of both sides are raised
-    together as one :class:`planner.UserError`."""
-    from planner.errors import UserError
-    from planner.plan import Plan
-
-    old, new = _load_sides(old, new)
-    results, problems = [], []
-    for side in (old, new):
-        if isinstance(side, Plan):
-            try:
-                results.append(side.evaluate())
-            except UserError as err:
-                problems += err.problems
-        else:
-            results.append(side)
-    if problems:
-        raise UserError(problems)
-    usages = (old.usage, new.usage) if isinstance(old, Plan) and isinstance(new, Plan) else \
-        (None, None)
-    return compare(results[0], results[1], old_name=_name(old), new_name=_name(new),
-                   old_usage=usages[0], new_usage=usages[1])
-
-
-# -- text ---------------------------------------------------------------------------------------
 
 
 def value_text(value: Any) -> str:
@@ -448,7 +129,7 @@ BREAK_EVEN_HEADER = ["Own", "Against", "Pays off before", "Pays off after", "Cha
 def render_markdown(d: PlanDiff, date: datetime.date) -> str:
     """The difference as Markdown: decision, inputs changed, options, break-even, and the
     recommendation before and after."""
-    from planner.report.plain import markdown_table
+    from planner.render.plain import markdown_table
 
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
     lines = [f"# {cell(_title(d))}", "",
@@ -485,8 +166,9 @@ def render_markdown(d: PlanDiff, date: datetime.date) -> str:
 def render_html(d: PlanDiff, date: datetime.date, paper: str = "a4") -> str:
     """The difference as a stand-alone HTML page in the report's style (``templates/diff.html``),
     printed on ``paper``: the same sections as :func:`render_markdown`."""
-    from planner.report import i18n
-    from planner.report.html import check_paper, environment, page_context
+    from planner.render import i18n
+    from planner.render.html import environment, page_context
+    from planner.render.paper import check_paper
 
     check_paper(paper)
     with i18n.language("en"):
@@ -514,7 +196,7 @@ def render(d: PlanDiff, fmt_name: str, *, date: datetime.date | None = None) -> 
     ``date`` (default as reports: SOURCE_DATE_EPOCH's day, else today)."""
     if fmt_name not in FORMATS:
         raise ValueError(f"unknown diff format {fmt_name!r}; use one of {', '.join(FORMATS)}")
-    from planner.report import report_date
+    from planner.render import report_date
 
     date = date or report_date()
     if fmt_name == "json":
@@ -522,7 +204,7 @@ def render(d: PlanDiff, fmt_name: str, *, date: datetime.date | None = None) -> 
     if fmt_name == "html":
         return render_html(d, date).encode("utf-8")
     if fmt_name == "pdf":
-        from planner.report.html import print_pdf
+        from planner.render.html import print_pdf
 
         return print_pdf(render_html(d, date), date)
     return render_markdown(d, date).encode("utf-8")
@@ -614,14 +296,3 @@ def print_summary(d: PlanDiff, console: rich.console.Console) -> None:
                                                  _bare_months(pair.new), pair.status),
                           row[4], _arrow(row[5], row[6], pair.status))
         console.print(table)
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``planner.diff(old, new)`` work although ``planner.diff`` is also this module:
-    importing it binds the module, not the function, to that name."""
-
-    def __call__(self, old: Any, new: Any) -> PlanDiff:
-        return diff(old, new)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -5,7 +5,7 @@ functions, so a figure reads the same everywhere. Missing figures (``None`` or N
 em dash, never as a silent zero; :func:`months` reads a missing break-even as "never".
 
 Money is formatted by Babel with the currency's own symbol and the locale's pattern: the
-report's language (:mod:`planner.report.i18n`, English unless a report is being written in
+report's language (:mod:`planner.render.i18n`, English unless a report is being written in
 another) picks the locale, so ``CNY`` reads "CN¥" in English and "¥" in Chinese, and ``USD``
 reads "$" in English and "US$" in Chinese. A symbol that ends in a letter is kept apart from
 the digits by a no-break space ("CHF 1,234.50"), as CLDR's currency spacing says.
@@ -24,11 +24,27 @@ import functools
 import math
 import re
 import sys
-from numbers import Real
 from typing import TYPE_CHECKING
+
+from planner.result import is_missing
 
 if TYPE_CHECKING:
     from babel.numbers import NumberPattern
+
+__all__ = [
+    "MISSING",
+    "currency_decimals",
+    "figure",
+    "hours",
+    "is_missing",
+    "money",
+    "money_rate",
+    "money_short",
+    "months",
+    "number",
+    "percent",
+    "price",
+]
 
 MISSING = "—"
 #: An infinite amount is written as the largest float (no report should print "inf").
@@ -38,19 +54,14 @@ _LARGEST = sys.float_info.max
 _SPACING = re.compile(r"(?<=[^\W\d_])(?=\d)")
 
 
-def is_missing(x: object) -> bool:
-    """Whether ``x`` stands for "no figure": ``None`` or a float NaN."""
-    return x is None or (isinstance(x, Real) and math.isnan(x))
-
-
 def _locale() -> str:
-    from planner.report import i18n
+    from planner.render import i18n
 
     return i18n.locale()
 
 
 def _text(key: str, **values: object) -> str:
-    from planner.report import i18n
+    from planner.render import i18n
 
     return i18n.t(key, **values)
 

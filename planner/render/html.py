@@ -2,7 +2,7 @@
 
 One template, ``report.html``, with ``report.css`` inlined into it and the charts inlined as
 SVG, so the HTML file stands alone and prints like the PDF. Autoescaping is on and an undefined
-variable is an error; every fixed text comes from :mod:`planner.report.i18n` (``t`` in the
+variable is an error; every fixed text comes from :mod:`planner.render.i18n` (``t`` in the
 template). Nothing in the output depends on the clock or the machine except the ``date``
 printed, which the caller can pin, and, for Chinese, the CJK font found on the machine.
 
@@ -20,8 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner import fmt
-from planner.report import PAPERS, charts, content, i18n
+from planner.render import charts, content, fmt, i18n
+from planner.render.paper import PAGE, check_paper
 
 if TYPE_CHECKING:
     import jinja2
@@ -82,16 +82,6 @@ def _version() -> str:
         return "unknown"
 
 
-#: CSS page size and side margins of each paper: the text block is 176 mm wide on both, so
-#: the charts, drawn once at that width, print at their true size.
-_PAGE = {"a4": ("A4", "17mm"), "letter": ("letter", "19.95mm")}
-
-
-def check_paper(paper: str) -> None:
-    """ValueError unless ``paper`` is one of :data:`PAPERS`."""
-    if paper not in PAPERS:
-        msg = f"unknown paper {paper!r}; use one of {', '.join(PAPERS)}"
-        raise ValueError(msg)
 
 
 def _css_string(text: str) -> str:
@@ -101,7 +91,7 @@ def _css_string(text: str) -> str:
 def _page_css(paper: str, lang: str) -> str:
     """The rules that depend on the paper and the language: page size, side margins, the
     page-number text and, for Chinese, the CJK font after DejaVu Sans."""
-    size, side = _PAGE[paper]
+    size, side = PAGE[paper]
     number = (f"{_css_string(i18n.t('page') + ' ')} counter(page) "
               f"{_css_string(' ' + i18n.t('page.of') + ' ')} counter(pages) "
               f"{_css_string(i18n.t('page.end'))}")
@@ -182,7 +172,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
 def render_html(result: Result, date: datetime.date, paper: str = "a4",
                 lang: str = "en") -> str:
     """The stand-alone HTML report, on ``paper`` when printed, in ``lang`` (already resolved:
-    :func:`planner.report.i18n.resolve` decides whether Chinese can be printed)."""
+    :func:`planner.render.i18n.resolve` decides whether Chinese can be printed)."""
     check_paper(paper)
     with i18n.language(lang):
         return environment().get_template(TEMPLATE).render(context(result, date, paper))

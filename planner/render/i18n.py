@@ -1,8 +1,8 @@
 """The report's languages: every fixed text of the HTML and PDF report, in one catalog.
 
 A report is written in English (``en``, the default) or Chinese (``zh``). The language is a
-context (:func:`language`), so the functions of :mod:`planner.report.content`,
-:mod:`planner.report.charts` and :mod:`planner.fmt` keep their signatures and read it from
+context (:func:`language`), so the functions of :mod:`planner.render.content`,
+:mod:`planner.render.charts` and :mod:`planner.render.fmt` keep their signatures and read it from
 here; outside a ``language`` block everything is English.
 
 Chinese needs a CJK font: WeasyPrint draws the PDF with the fonts fontconfig knows, and the

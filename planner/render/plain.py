@@ -16,8 +16,7 @@ import unicodedata
 import zipfile
 from typing import TYPE_CHECKING, Any
 
-from planner import fmt
-from planner.report import content, tables
+from planner.render import content, fmt, tables
 
 if TYPE_CHECKING:
     from planner.result import Result
@@ -80,7 +79,7 @@ def render_csv(result: Result) -> str:
 
 def zip_names(result: Result) -> list[str]:
     """Names of the files in the ZIP, in order: the summary, then every table of
-    :func:`planner.report.tables.tables`."""
+    :func:`planner.render.tables.tables`."""
     return ["summary.csv"] + [f"{t.name}.csv" for t in tables.tables(result)]
 
 

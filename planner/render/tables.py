@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import TYPE_CHECKING, Any
 
-from planner.report import content
+from planner.render import content
 from planner.result import OPTION_FIELDS
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from planner.report import content, i18n
-from planner.report.i18n import t
+from planner.render import content, i18n
+from planner.render.i18n import t
 
 if TYPE_CHECKING:
     import rich.table

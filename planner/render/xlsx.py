@@ -1,5 +1,5 @@
 """The workbook (XLSX): a Summary sheet, then one sheet per table of
-:mod:`planner.report.tables`.
+:mod:`planner.render.tables`.
 
 Every sheet has one header row (bold, frozen, with filter buttons) and then the table's rows.
 Numbers are stored as numbers, unrounded, and shown with a number format: money in the plan's
@@ -19,9 +19,8 @@ import io
 import zipfile
 from typing import TYPE_CHECKING, Any
 
-from planner import fmt
-from planner.report import tables
-from planner.report.plain import fixed_zipinfo
+from planner.render import fmt, tables
+from planner.render.plain import fixed_zipinfo
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
@@ -34,7 +33,7 @@ DATE_FORMAT = "yyyy-mm-dd"
 
 
 def _affixes(currency: str) -> tuple[str, str, int]:
-    """(prefix, suffix, decimals) of money in ``currency`` as :func:`planner.fmt.money` writes
+    """(prefix, suffix, decimals) of money in ``currency`` as :func:`planner.render.fmt.money` writes
     it: "$" and "" for USD, "CNY " for the yuan; no decimals for yen and won."""
     text = fmt.money(1.0, currency, decimals=0)
     at = text.index("1")

@@ -7,7 +7,7 @@ so later stages can still point at the line a problem comes from.
 Fields whose default comes from the catalog stay ``None`` here; the stage that reads the
 catalog fills them in. Catalog ids are checked by the ``checks`` the caller passes in (the plan
 passes one that looks them up), so their problems are reported with the schema's. The JSON
-Schema and the reference page are generated in :mod:`planner.usage_schema`.
+Schema and the reference page are generated in :mod:`planner.usage.schema`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from planner.errors import Problem, UserError
-from planner.yaml_positions import (
+from planner.usage.yaml12 import (
     MAX_BYTES,
     LoadedYaml,
     Position,

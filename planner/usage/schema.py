@@ -1,5 +1,5 @@
 """The JSON Schema of usage.yaml (for editors) and the reference page, both generated from the
-models of :mod:`planner.usage`. ``python -m planner.usage_schema`` rewrites the committed
+models of :mod:`planner.usage.document`. ``python -m planner.usage.schema`` rewrites the committed
 ``schema/usage.schema.json`` and ``docs/usage-reference.md`` (run from the repository root).
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from planner.usage import (
+from planner.usage.document import (
     CURRENCY_PATTERN,
     NAME_PATTERN,
     CloudOption,
@@ -155,7 +155,7 @@ def _table(schema: Mapping[str, Any], model: type[BaseModel], skip: tuple[str, .
 _REFERENCE = """\
 # usage.yaml reference
 
-<!-- Generated from the models in planner/usage.py by `python -m planner.usage_schema`; do not edit by hand. -->
+<!-- Generated from the models in planner/usage.py by `python -m planner.usage.schema`; do not edit by hand. -->
 
 A usage file says what GPU work you have and which ways of getting it done to weigh. This page
 lists every key, its type, default, unit and meaning. `planner schema` prints the same

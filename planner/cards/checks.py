@@ -1,0 +1,151 @@
+"""Catalog pre-checks: what the catalog rows a usage document names lack, found from the raw
+document by building each option's rate card, so that these problems are reported together
+with the schema's (SPEC §1: every problem at once)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from planner.usage.document import Issue
+
+
+def suggestion_text(suggestions: list[str]) -> str | None:
+    """Up to three near matches as one "did you mean" text: 'a' or 'b'."""
+    if not suggestions:
+        return None
+    return " or ".join(repr(s) for s in suggestions[:3])
+
+
+def is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for a name no file can have (too long for the file
+    system, or holding a NUL: found by the coverage-guided fuzzer), where Path.is_file raises."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
+    """Checks that the catalog ids a usage document names exist, run with the schema's checks
+    so that every problem of a file is reported at once. The catalog is the built-in one plus
+    the document's own catalog files where they load (their problems are reported later)."""
+    from pricing.catalog import CatalogFileError, CatalogLookupError, load_catalog
+
+    def check(data: Mapping[str, Any]) -> list[Issue]:
+        files = data.get("catalogs")
+        try:
+            own = [base_dir / f for f in files] if isinstance(files, list) and all(
+                isinstance(f, str) for f in files) else []
+            catalog = load_catalog([f for f in own if is_file(f)] + list(extra))
+        except CatalogFileError:
+            catalog = load_catalog()
+        issues: list[Issue] = []
+
+        def look(path: str, fn, key) -> None:
+            if not isinstance(key, str):
+                return
+            try:
+                fn(key)
+            except CatalogLookupError as err:
+                what = {"free_tier": "free tier", "cloud": "cloud instance",
+                        "gpu": "GPU", "region": "region",
+                        "system": "system"}.get(err.kind, err.kind)
+                issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
+                                    suggestion=suggestion_text(err.suggestions)))
+
+        if isinstance(files, list):
+            for i, name in enumerate(files):
+                if isinstance(name, str) and not is_file(base_dir / name):
+                    issues.append(Issue(f"catalogs[{i}]", f"catalog file {name!r} not found "
+                                                          "(relative to the usage file)"))
+        demand = data.get("demand")
+        if isinstance(demand, Mapping):
+            look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
+        site = data.get("site")
+        if isinstance(site, Mapping):
+            known = len(issues)
+            look("site.region", catalog.region, site.get("region"))
+            if len(issues) == known:  # the region exists: what it lacks
+                issues += _site_issues(catalog, data, site)
+        options = data.get("options")
+        for i, entry in enumerate(options if isinstance(options, list) else []):
+            if not isinstance(entry, Mapping):
+                continue
+            known = len(issues)
+            for kind, fn in (("cloud", catalog.cloud_regions), ("free_tier", catalog.free_tier),
+                             ("own", None)):
+                value = entry.get(kind)
+                if isinstance(value, str) and fn is not None:
+                    look(f"options[{i}].{kind}", fn, value)
+                elif isinstance(value, Mapping):
+                    look(f"options[{i}].{kind}.gpu", catalog.gpu, value.get("gpu"))
+                    if kind == "own":
+                        look(f"options[{i}].own.system", catalog.system, value.get("system"))
+            if len(issues) == known:  # its ids exist: what the catalog rows lack
+                issues += _rate_issues(catalog, data, entry, f"options[{i}]")
+        return issues
+
+    return check
+
+
+def _money_context(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
+    """The raw document's currency and fx rates, None when either is malformed."""
+    currency, fx = data.get("currency", "USD"), data.get("fx", {})
+    return (currency, fx) if isinstance(currency, str) and isinstance(fx, Mapping) else None
+
+
+def _pricing_issues(prefix: str, build) -> list[Issue]:
+    """The problem ``build()`` (a rate card made from the raw document) raises, at its key
+    below ``prefix``; none when it succeeds or meets a malformed value (a text for a number),
+    which the schema's checks report."""
+    from pricing.rates import PricingError
+
+    try:
+        build()
+    except PricingError as err:
+        key = "kind" if err.key == "site_kind" else err.key
+        return [Issue(f"{prefix}.{key}", err.message, suggestion=suggestion_text(err.suggestions))]
+    except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
+        return []
+    return []
+
+
+def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Issue]:
+    """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
+    raw document, so that it comes with the schema's problems (SPEC §1: all at once)."""
+    from pricing.rates import site_rates
+
+    money, options = _money_context(data), data.get("options")
+    if money is None or not isinstance(options, list):
+        return []
+    owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
+    return _pricing_issues("site", lambda: site_rates(
+        catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
+        kind=site.get("kind"), currency=money[0], fx=money[1],
+        needs_electricity=owns and site.get("electricity_per_kwh") is None))
+
+
+def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
+                 path: str) -> list[Issue]:
+    """What the catalog rows an option uses lack (a region, a price for its pricing, a street
+    price, an exchange rate), found by building its rate card from the raw document, so that
+    these problems come with the schema's (SPEC §1: all problems at once)."""
+    from pricing.rates import cloud_rates, free_tier_rates, own_rates
+
+    money = _money_context(data)
+    if money is None:
+        return []
+    currency, fx = money
+    if isinstance(entry.get("cloud"), str):
+        return _pricing_issues(path, lambda: cloud_rates(
+            catalog, entry["cloud"], pricing=entry.get("pricing") or "on_demand",
+            region=entry.get("region"), currency=currency, fx=fx))
+    if isinstance(entry.get("own"), Mapping):
+        return _pricing_issues(path, lambda: own_rates(catalog, entry["own"],
+                                                       currency=currency, fx=fx))
+    if isinstance(entry.get("free_tier"), (str, Mapping)):
+        return _pricing_issues(path, lambda: free_tier_rates(catalog, entry["free_tier"],
+                                                             currency=currency, fx=fx))
+    return []

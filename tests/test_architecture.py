@@ -1,0 +1,42 @@
+"""The stages import only the stages before them (docs/architecture.md), as import-linter reads
+the contracts of pyproject.toml; and the package runs as ``python -m planner``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_import_contracts_are_kept(monkeypatch):
+    pytest.importorskip("importlinter")
+    from importlinter.cli import lint_imports
+
+    # lint_imports reads pyproject.toml from the working directory; 0: every contract kept.
+    monkeypatch.chdir(ROOT)
+    assert lint_imports(no_cache=True) == 0
+
+
+def test_a_broken_layer_is_caught(tmp_path, monkeypatch):
+    """The check can fail: a copy of the layers contract with the engine above evaluate (an
+    order the tree does not keep) is broken."""
+    pytest.importorskip("importlinter")
+    from importlinter.cli import lint_imports
+
+    config = tmp_path / "contracts.ini"
+    config.write_text("[importlinter]\nroot_package = planner\n\n"
+                      "[importlinter:contract:upside-down]\nname = upside down\ntype = layers\n"
+                      "layers =\n    planner.engine\n    planner.evaluate\n")
+    monkeypatch.chdir(ROOT)
+    assert lint_imports(config_filename=str(config), no_cache=True) == 1
+
+
+def test_python_m_planner_runs_the_command_line():
+    run = subprocess.run([sys.executable, "-m", "planner", "--help"], capture_output=True,
+                         text=True, check=False, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "report" in run.stdout and "catalog" in run.stdout
