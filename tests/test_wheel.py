@@ -28,3 +28,17 @@ def test_the_wheel_contains_the_catalog_and_the_templates(wheel):
         if template.suffix in (".html", ".css"):
             assert f"planner/templates/{template.name}" in names
     assert not any(name.startswith("tests/") for name in names)
+
+
+def test_the_wheel_contains_every_package_the_tree_has(wheel):
+    """Every package of planner's stages and pricing's fetchers (the README runs
+    `python -m pricing.fetch.azure`), the typing marker, and the license named by the metadata."""
+    names = set(wheel.namelist())
+    for init in sorted([*ROOT.glob("planner/**/__init__.py"), *ROOT.glob("pricing/**/__init__.py")]):
+        assert init.relative_to(ROOT).as_posix() in names
+    assert "pricing/fetch/azure.py" in names and "pricing/fetch/aws.py" in names
+    assert "planner/py.typed" in names and "planner/__main__.py" in names
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = wheel.read(metadata).decode()
+    assert "License-Expression: Apache-2.0" in text
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
