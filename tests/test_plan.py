@@ -245,3 +245,20 @@ def test_free_tier_sessions_and_waiting_days():
     usable_per_month = 20 * 730 / 168 * (9 - 0.25) / 9
     assert tier["sessions_per_week"] == pytest.approx(usable_per_month / 8.75 * 168 / 730)
     assert tier["job_wait_days"] == pytest.approx(10 / (usable_per_month / (730 / 24)))
+
+
+def test_a_sweep_uses_the_plans_own_extra_catalogs(tmp_path):
+    """A plan loaded with catalogs=[file] sweeps with the same catalog it evaluates with: an
+    instance known only to that file is found in every scenario (it used to be "unknown cloud
+    instance" in the sweep's checks)."""
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text(
+        "id,provider,instance,region,gpu,gpus,gpu_memory_gb,price_per_hour,currency,as_of,"
+        "source\n"
+        "lab/a100x1,lab,a100x1,campus,a100-80gb,1,80,1.5,USD,2026-11,https://example.org/quote\n")
+    data = {"version": 1, "horizon_months": 12, "demand": {"gpu_hours_per_month": 100},
+            "options": [{"name": "quoted", "cloud": "lab/a100x1"}]}
+    plan = planner.load(data, catalogs=[quotes])
+    assert plan.evaluate().to_dict()["options"][0]["total_cost"] == pytest.approx(12 * 100 * 1.5)
+    frame = plan.sweep({"demand.gpu_hours_per_month": [100, 200]})
+    assert list(frame["total_cost"]) == pytest.approx([12 * 100 * 1.5, 12 * 200 * 1.5])
