@@ -40,3 +40,32 @@ def test_python_m_planner_runs_the_command_line():
                          text=True, check=False, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert "report" in run.stdout and "catalog" in run.stdout
+
+
+_IMPORT_EVERYTHING = """
+import importlib, os, pkgutil, sys
+import planner, pricing
+read = []
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, os.PathLike)):
+        path = os.fspath(args[0])
+        if not path.endswith((".py", ".pyc", ".pth", ".so")) and "__pycache__" not in path:
+            read.append(path)
+modules = [m.name for pkg in (planner, pricing)
+           for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
+           if not m.name.endswith("__main__")]
+sys.addaudithook(hook)
+for name in modules:
+    importlib.import_module(name)
+ours = [p for p in read if os.path.abspath(p).startswith(sys.argv[1]) and ".egg-info" not in p]
+print(len(modules), ours)
+"""
+
+
+def test_importing_any_module_reads_no_file_of_the_project():
+    """No I/O at import time: the catalog and the templates are read on first use."""
+    run = subprocess.run([sys.executable, "-c", _IMPORT_EVERYTHING, str(ROOT)],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
+    count, files = run.stdout.split(" ", 1)
+    assert int(count) > 40
+    assert files.strip() == "[]"
