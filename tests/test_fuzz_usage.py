@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 import planner
 from planner.errors import UserError
-from planner.usage.document import MAX_HORIZON_MONTHS, load_usage, load_usage_text
+from planner.usage.models import MAX_HORIZON_MONTHS, load_usage, load_usage_text
 
 # -- example budgets ----------------------------------------------------------------------
 

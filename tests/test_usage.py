@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 import planner
 from planner.errors import Problem, UserError
-from planner.usage.document import (
+from planner.usage.models import (
     KINDS,
     OPTION_MODELS,
     CloudOption,

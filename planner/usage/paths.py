@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from planner.errors import Problem, UserError
-from planner.usage.document import (
+from planner.usage.models import (
     DEMAND_FORMS,
     KIND_LABELS,
     KINDS,
@@ -68,7 +68,7 @@ def set_path(data: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any]
 
     Maps on the way are created when missing. Setting one demand form
     (``demand.utilization``) removes the others. The result is not validated: load it with
-    :func:`planner.usage.document.load_usage` to check it.
+    :func:`planner.usage.models.load_usage` to check it.
     """
     keys = canonical_path(data, dotted)
     result = copy.deepcopy(dict(data))

@@ -1,5 +1,5 @@
 """The JSON Schema of usage.yaml (for editors) and the reference page, both generated from the
-models of :mod:`planner.usage.document`. ``python -m planner.usage.schema`` rewrites the committed
+models of :mod:`planner.usage.models`. ``python -m planner.usage.schema`` rewrites the committed
 ``schema/usage.schema.json`` and ``docs/usage-reference.md`` (run from the repository root).
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from planner.usage.document import (
+from planner.usage.models import (
     CURRENCY_PATTERN,
     NAME_PATTERN,
     CloudOption,
