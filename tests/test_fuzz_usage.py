@@ -33,7 +33,8 @@ from hypothesis import strategies as st
 
 import planner
 from planner.errors import UserError
-from planner.usage.models import MAX_HORIZON_MONTHS, load_usage, load_usage_text
+from planner.usage.load import load_usage, load_usage_text
+from planner.usage.vocabulary import MAX_HORIZON_MONTHS
 
 # -- example budgets ----------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planner.usage.models import Issue
+from planner.usage.rules import Issue
 
 
 def suggestion_text(suggestions: list[str]) -> str | None:

@@ -15,7 +15,7 @@ from planner.cards.model import Model, has_infinity
 from planner.cards.resolve import Resolved, resolve
 from planner.engine.figures import Figures, compute
 from planner.errors import Problem, UserError
-from planner.usage.models import UsageDocument, load_usage
+from planner.usage.load import UsageDocument, load_usage
 from planner.usage.paths import set_path
 
 #: Scenarios evaluated at once in a sweep; bounds memory (a few hundred MB at most).

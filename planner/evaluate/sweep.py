@@ -21,8 +21,9 @@ from planner.cards.model import has_infinity
 from planner.cards.resolve import resolve
 from planner.engine.figures import compute
 from planner.errors import Problem, UserError
-from planner.usage.models import DEMAND_FORMS, load_usage
+from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
+from planner.usage.vocabulary import DEMAND_FORMS
 
 #: Keys whose numbers change the shape of the computation; their values are grouped.
 STRUCTURAL = {("horizon_months",)}

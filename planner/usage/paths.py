@@ -16,9 +16,6 @@ from pydantic import BaseModel
 
 from planner.errors import Problem, UserError
 from planner.usage.models import (
-    DEMAND_FORMS,
-    KIND_LABELS,
-    KINDS,
     OPTION_MODELS,
     SPEC_MODELS,
     Demand,
@@ -26,9 +23,9 @@ from planner.usage.models import (
     OwnSpec,
     Site,
     Usage,
-    option_kind,
-    suggest,
 )
+from planner.usage.rules import suggest
+from planner.usage.vocabulary import DEMAND_FORMS, KIND_LABELS, KINDS, option_kind
 
 Key = str | int
 
@@ -68,7 +65,7 @@ def set_path(data: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any]
 
     Maps on the way are created when missing. Setting one demand form
     (``demand.utilization``) removes the others. The result is not validated: load it with
-    :func:`planner.usage.models.load_usage` to check it.
+    :func:`planner.usage.load.load_usage` to check it.
     """
     keys = canonical_path(data, dotted)
     result = copy.deepcopy(dict(data))
