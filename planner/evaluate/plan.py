@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from planner.cards.checks import catalog_checks, is_file, suggestion_text
+from planner.cards.checks import catalog_checks, is_file
 from planner.cards.model import Model, has_infinity
 from planner.cards.resolve import Resolved, resolve
 from planner.engine.figures import Figures, compute
@@ -67,9 +67,7 @@ class Plan:
             with np.errstate(over="ignore"):  # an input that overflows is refused below
                 resolved = resolve(self.usage, self.catalog)
             if resolved.issues:
-                raise UserError([self.document.problem(i.path, i.message,
-                                                       suggestion_text(i.suggestions))
-                                 for i in resolved.issues])
+                raise UserError([self.document.locate(p) for p in resolved.issues])
             infinite = self._infinite_inputs(resolved)
             if infinite:
                 raise UserError(infinite)

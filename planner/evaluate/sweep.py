@@ -230,7 +230,7 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
     with np.errstate(over="ignore"):  # an input that overflows is refused below
         resolved = resolve(usage, plan.catalog)
     if resolved.issues:
-        raise UserError([Problem(i.message, path=i.path) for i in resolved.issues])
+        raise UserError([Problem(p.message, path=p.path) for p in resolved.issues])
     if has_infinity(resolved.model):  # inputs beyond the float range once converted
         raise _overflow_error(resolved.model, names, values, index, chunk)
     _check_rules_between_axes(usage, resolved.model, names, values, index, chunk)

@@ -23,8 +23,8 @@ from pydantic import ValidationError
 from planner.errors import Problem, UserError
 from planner.usage.locate import locate, within
 from planner.usage.models import Usage
-from planner.usage.pydantic_errors import error_issues
-from planner.usage.rules import Issue, rule_issues
+from planner.usage.pydantic_errors import error_problems
+from planner.usage.rules import rule_problems
 from planner.usage.values import describe
 from planner.usage.yaml12 import MAX_BYTES, LoadedYaml, Position, load_yaml
 
@@ -53,12 +53,15 @@ class UsageDocument:
         map that holds the key). Without a recorded position the nearest enclosing path that
         has one is used.
         """
-        return locate(self.file, self.positions, self.key_positions, path, message,
-                       suggestion, at)
+        return self.locate(Problem(message, path=path, suggestion=suggestion, at=at))
+
+    def locate(self, problem: Problem) -> Problem:
+        """``problem`` (found on the plain data, by its key path) at its place in the file."""
+        return locate(problem, self.file, self.positions, self.key_positions)
 
 
 #: Extra checks on the plain data (e.g. that catalog ids exist), run with the schema's own.
-Checks = Callable[[Mapping[str, Any]], "list[Issue]"]
+Checks = Callable[[Mapping[str, Any]], "list[Problem]"]
 
 
 def load_usage(
@@ -69,7 +72,7 @@ def load_usage(
 
     ``name`` is the file the data is known by: it is shown in problems and gives the default
     title (its stem), also for a dict (e.g. a changed copy of a file's data). ``checks`` finds
-    more issues in the plain data; they are located and reported with the schema's. Raises
+    more problems in the plain data; they are located and reported with the schema's. Raises
     :class:`UserError` with every problem found, each located as precisely as possible.
     """
     if isinstance(source, Mapping):
@@ -148,22 +151,21 @@ def _check(
     given = dict(data)
     if "title" not in given:
         given["title"] = Path(file).stem if file else "plan"
-    issues: list[Issue] = []
+    unlocated: list[Problem] = []
     usage = None
     try:
         usage = Usage.model_validate(given, context={"skip_rules": True})
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
-            issues += error_issues(error)
-    issues += rule_issues(given)
+            unlocated += error_problems(error)
+    unlocated += rule_problems(given)
     if checks is not None:
-        issues += checks(given)
+        unlocated += checks(given)
     found = list(problems)
-    for issue in issues:
-        if within(issue.path, unreadable):
+    for problem in unlocated:
+        if within(problem.path, unreadable):
             continue  # its unsupported tag is reported already
-        found.append(locate(file, positions, key_positions, issue.path, issue.message,
-                             issue.suggestion, issue.at))
+        found.append(locate(problem, file, positions, key_positions))
     if found or usage is None:
         unique = list(dict.fromkeys(found))
         unique.sort(key=lambda p: (p.line is None, p.line or 0, p.column or 0))

@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from planner.usage.rules import rule_issues
+from planner.usage.rules import rule_problems
 from planner.usage.values import (
     AtLeastOne,
     Count,
@@ -436,9 +436,9 @@ class Usage(_Map):
         usage = handler(data)
         # load_usage checks the rules itself, to give each its own position.
         if isinstance(data, Mapping) and not (info.context or {}).get("skip_rules"):
-            issues = rule_issues(data)
-            if issues:
-                raise ValueError("; ".join(f"{i.path}: {i.message}" for i in issues))
+            problems = rule_problems(data)
+            if problems:
+                raise ValueError("; ".join(f"{p.path}: {p.message}" for p in problems))
         return usage
 
     def option(self, name: str) -> Option:

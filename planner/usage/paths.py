@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from planner.errors import Problem, UserError
+from planner.errors import Problem, UserError, closest
 from planner.usage.models import (
     OPTION_MODELS,
     SPEC_MODELS,
@@ -24,7 +24,6 @@ from planner.usage.models import (
     Site,
     Usage,
 )
-from planner.usage.rules import suggest
 from planner.usage.vocabulary import DEMAND_FORMS, KIND_LABELS, KINDS, option_kind
 
 Key = str | int
@@ -102,7 +101,7 @@ def _model_keys(
     key, rest = parts[0], parts[1:]
     if key not in model.model_fields:
         place = f" in {where}" if where else ""
-        raise _error(dotted, f"unknown key '{key}'{place}", suggest(key, model.model_fields))
+        raise _error(dotted, f"unknown key '{key}'{place}", closest(key, model.model_fields))
     below = _SUBMAPS.get((model, key))
     if rest and below is None:
         raise _error(dotted, f"'{key}' has no keys below it")
@@ -123,7 +122,7 @@ def _option_keys(data: Mapping[str, Any], rest: list[str], dotted: str) -> tuple
         None,
     )
     if index is None:
-        raise _error(dotted, f"no option is named '{name}'", suggest(name, names))
+        raise _error(dotted, f"no option is named '{name}'", closest(name, names))
     entry = options[index]
     kind = option_kind(entry)
     if kind is None:
@@ -149,7 +148,7 @@ def _option_keys(data: Mapping[str, Any], rest: list[str], dotted: str) -> tuple
            for k in KINDS):
         raise _error(dotted, f"'{key}' does not apply to {article} {label} option")
     raise _error(dotted, f"unknown key '{key}' for option '{name}'",
-                 suggest(key, [*beside, *inside]))
+                 closest(key, [*beside, *inside]))
 
 
 def _inside_keys(

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from planner.errors import Problem, closest
 from planner.usage.models import OPTION_MODELS, SPEC_MODELS, Demand, Financing, Site, Usage
-from planner.usage.rules import Issue, suggest
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
 from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN, PRICINGS
 from planner.usage.yaml12 import child_path
@@ -65,7 +65,7 @@ def _other_kinds_keys(kind: str) -> dict[str, str]:
     return owners
 
 
-def _unknown_key(loc: tuple[Any, ...], kind: str | None) -> Issue:
+def _unknown_key(loc: tuple[Any, ...], kind: str | None) -> Problem:
     key = str(loc[-1])
     path = _loc_path(loc)
     parent = loc[:-1]
@@ -76,23 +76,24 @@ def _unknown_key(loc: tuple[Any, ...], kind: str | None) -> Issue:
         beside, inside = OPTION_MODELS[kind].model_fields, SPEC_MODELS[kind].model_fields
         level = parent[2:]
         if level == () and key in inside:
-            return Issue(path, f"'{key}' belongs inside {kind}:, not beside it", at="key")
+            return Problem(f"'{key}' belongs inside {kind}:, not beside it", path=path, at="key")
         if level == (kind,) and key in beside:
-            return Issue(path, f"'{key}' goes beside {kind}:, not inside it", at="key")
+            return Problem(f"'{key}' goes beside {kind}:, not inside it", path=path, at="key")
         if key not in allowed and key in _other_kinds_keys(kind):
             article = "an" if label[0] in "aeiou" else "a"
-            return Issue(path, f"'{key}' does not apply to {article} {label} option", at="key")
-    return Issue(path, f"unknown key '{key}'", at="key", suggestion=suggest(key, allowed))
+            return Problem(f"'{key}' does not apply to {article} {label} option", path=path,
+                           at="key")
+    return Problem(f"unknown key '{key}'", path=path, at="key", suggestion=closest(key, allowed))
 
 
-def _unknown_option_keys(entry: Mapping[str, Any], here: str) -> list[Issue]:
+def _unknown_option_keys(entry: Mapping[str, Any], here: str) -> list[Problem]:
     """For an entry without a kind: its keys that no kind of option has."""
     known = {k for kind in KINDS for k in (*OPTION_MODELS[kind].model_fields,
                                            *SPEC_MODELS[kind].model_fields)}
     beside = {k for model in OPTION_MODELS.values() for k in model.model_fields}
     return [
-        Issue(child_path(here, str(key)), f"unknown key '{key}'", at="key",
-              suggestion=suggest(key, sorted(beside)))
+        Problem(f"unknown key '{key}'", path=child_path(here, str(key)), at="key",
+                suggestion=closest(key, sorted(beside)))
         for key in entry if key not in known
     ]
 
@@ -105,8 +106,8 @@ _BOUNDS = {
 }
 
 
-def error_issues(error: Mapping[str, Any]) -> list[Issue]:
-    """The issues one pydantic error stands for (a missing kind may hide unknown keys)."""
+def error_problems(error: Mapping[str, Any]) -> list[Problem]:
+    """The problems one pydantic error stands for (a missing kind may hide unknown keys)."""
     loc, kind = _strip_tags(tuple(error["loc"]))
     path = _loc_path(loc)
     kind_of_error = error["type"]
@@ -114,58 +115,58 @@ def error_issues(error: Mapping[str, Any]) -> list[Issue]:
     if kind_of_error == "extra_forbidden":
         return [_unknown_key(loc, kind)]
     if kind_of_error == "missing":
-        return [Issue(path, "required key missing")]
+        return [Problem("required key missing", path=path)]
     if kind_of_error == "option_kind":
         if not isinstance(value, Mapping):
-            return [Issue(path, f"expected a map with name and one of cloud, own or free_tier, "
-                                f"got {describe(value)}")]
+            return [Problem(f"expected a map with name and one of cloud, own or free_tier, "
+                        f"got {describe(value)}", path=path)]
         given = [k for k in KINDS if k in value]
         if given:
-            return [Issue(path, f"an option has exactly one of cloud, own or free_tier; this "
-                                f"one has {' and '.join(given)}")]
-        return [Issue(path, "an option needs one of cloud, own or free_tier"),
+            return [Problem(f"an option has exactly one of cloud, own or free_tier; this "
+                        f"one has {' and '.join(given)}", path=path)]
+        return [Problem("an option needs one of cloud, own or free_tier", path=path),
                 *_unknown_option_keys(value, path)]
     if kind_of_error in ("model_type", "dict_type", "model_attributes_type"):
-        return [Issue(path, f"expected a map, got {describe(value)}")]
+        return [Problem(f"expected a map, got {describe(value)}", path=path)]
     if kind_of_error == "list_type":
-        return [Issue(path, f"expected a list, got {describe(value)}")]
+        return [Problem(f"expected a list, got {describe(value)}", path=path)]
     if kind_of_error == "too_long":
         count = (len(value) if isinstance(value, (list, tuple))
                  else error["ctx"].get("actual_length"))
         what = "options" if path == "options" else "entries"
-        return [Issue(path, f"at most {error['ctx']['max_length']} {what} are allowed, got "
-                            f"{count}")]
+        return [Problem(f"at most {error['ctx']['max_length']} {what} are allowed, got "
+                        f"{count}", path=path)]
     if kind_of_error == "too_short":
-        return [Issue(path, f"needs at least {error['ctx']['min_length']} entry")]
+        return [Problem(f"needs at least {error['ctx']['min_length']} entry", path=path)]
     if kind_of_error in ("string_type", "id_or_map"):
         expected = "text" if kind_of_error == "string_type" else error["msg"][len("expected "):]
-        return [Issue(path, f"expected {expected}, got {describe(value)}")]
+        return [Problem(f"expected {expected}, got {describe(value)}", path=path)]
     if kind_of_error == "string_too_short":
-        return [Issue(path, "must not be empty")]
+        return [Problem("must not be empty", path=path)]
     if kind_of_error == "string_pattern_mismatch":
         if error["ctx"]["pattern"] == NAME_PATTERN:
-            return [Issue(path, f"an option name cannot contain '.', got {value!r}")]
+            return [Problem(f"an option name cannot contain '.', got {value!r}", path=path)]
         at = "key" if loc and loc[-1] == "[key]" else "value"
         if at == "key":
             path = _loc_path(loc[:-1])
         upper = value.upper() if isinstance(value, str) else None
-        return [Issue(path, f"expected a currency code of 3 capital letters (ISO 4217, like "
-                            f"USD), got {value!r}", at=at,
-                      suggestion=upper if upper and len(upper) == 3 and upper.isalpha() else None)]
+        return [Problem(f"expected a currency code of 3 capital letters (ISO 4217, like "
+                        f"USD), got {value!r}", path=path, at=at,
+                        suggestion=upper if upper and len(upper) == 3 and upper.isalpha() else None)]
     if kind_of_error == "currency_unknown":
         at = "key" if loc and loc[-1] == "[key]" else "value"
         if at == "key":
             path = _loc_path(loc[:-1])
-        return [Issue(path, f"{value!r} is not an ISO 4217 currency code", at=at,
-                      suggestion=suggest(value, COMMON_CURRENCIES)
-                      or suggest(value, iso_currencies()))]
+        return [Problem(f"{value!r} is not an ISO 4217 currency code", path=path, at=at,
+                        suggestion=closest(value, COMMON_CURRENCIES)
+                        or closest(value, iso_currencies()))]
     if kind_of_error == "bool_type":
-        return [Issue(path, f"expected true or false, got {describe(value)}")]
+        return [Problem(f"expected true or false, got {describe(value)}", path=path)]
     if kind_of_error == "literal_error":
-        return [Issue(path, f"expected one of {', '.join(PRICINGS)}, got {describe(value)}",
-                      suggestion=suggest(value, PRICINGS))]
+        return [Problem(f"expected one of {', '.join(PRICINGS)}, got {describe(value)}",
+                        path=path, suggestion=closest(value, PRICINGS))]
     if kind_of_error in _BOUNDS:
         name, words = _BOUNDS[kind_of_error]
         bound = format_number(error["ctx"][name])
-        return [Issue(path, f"must be {words} {bound}, got {describe(value)}")]
-    return [Issue(path, error["msg"])]
+        return [Problem(f"must be {words} {bound}, got {describe(value)}", path=path)]
+    return [Problem(error["msg"], path=path)]
