@@ -23,6 +23,7 @@ from planner.engine.figures import compute
 from planner.errors import Problem, UserError
 from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
+from planner.usage.rules import SETUP_TAKES_WHOLE_SESSION, setup_takes_whole_session
 from planner.usage.vocabulary import DEMAND_FORMS
 
 #: Keys whose numbers change the shape of the computation; their values are grouped.
@@ -301,11 +302,11 @@ def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None
         session = np.asarray(card.session_hours, dtype=float)[:, 0]
         setup = np.asarray(card.setup_minutes, dtype=float)[:, 0]
         with np.errstate(invalid="ignore"):
-            bad = np.broadcast_to((session > 0) & (setup >= session * 60), (chunk.size,))
+            bad = np.broadcast_to(setup_takes_whole_session(setup, session), (chunk.size,))
         if bad.any():
             where = np.flatnonzero(bad)
             problems.append(Problem(
-                "setup takes the whole session in the sweep's scenarios "
+                f"{SETUP_TAKES_WHOLE_SESSION} in the sweep's scenarios "
                 + _scenarios_text(names, values, index, chunk, where),
                 path=f"options[{i}].free_tier.setup_minutes"))
     if problems:

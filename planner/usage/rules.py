@@ -102,10 +102,21 @@ def _free_tier_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
     if not isinstance(tier, Mapping):
         return []
     session, setup = tier.get("session_hours"), tier.get("setup_minutes", 0)
-    if _real(session) and _real(setup) and session > 0 and setup >= session * 60:
-        return [Problem(f"setup takes the whole session ({format_number(setup)} minutes of a "
+    if _real(session) and _real(setup) and setup_takes_whole_session(setup, session):
+        return [Problem(
+            f"{SETUP_TAKES_WHOLE_SESSION} ({format_number(setup)} minutes of a "
             f"{format_number(session)}-hour session)", path=f"{here}.free_tier.setup_minutes")]
     return []
+
+
+SETUP_TAKES_WHOLE_SESSION = "setup takes the whole session"
+
+
+def setup_takes_whole_session(setup_minutes: Any, session_hours: Any) -> Any:
+    """Whether a free tier's setup fills each of its sessions, leaving no time to work: the
+    rule between setup_minutes and session_hours. Numbers, or arrays of a sweep's scenarios
+    (compared element by element). [minutes], [hours]"""
+    return (session_hours > 0) & (setup_minutes >= session_hours * 60)
 
 
 def _real(value: Any) -> bool:
