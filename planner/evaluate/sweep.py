@@ -21,6 +21,7 @@ from planner.cards.model import has_infinity
 from planner.cards.resolve import resolve
 from planner.engine.figures import compute
 from planner.errors import Problem, UserError
+from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
 from planner.usage.rules import SETUP_TAKES_WHOLE_SESSION, setup_takes_whole_session
@@ -316,19 +317,12 @@ def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None
 def _overflow_error(model, names, values, index, chunk) -> UserError:
     """The scenarios whose costs leave the float range (absurd values on an axis), as a user
     error naming the first few of them by their axis values."""
-    from planner.engine.tco import evaluate as option_flows
-
-    with np.errstate(all="ignore"):
-        bad = np.zeros(chunk.size, dtype=bool)
-        for flows in option_flows(model).values():
-            monthly = np.broadcast_to(flows.monthly_cost, (chunk.size, flows.monthly_cost.shape[1]))
-            residual = np.broadcast_to(flows.residual_value, (chunk.size,))
-            bad |= ~np.isfinite(monthly).all(axis=1) | ~np.isfinite(residual)
+    bad = np.zeros(chunk.size, dtype=bool)
+    for rows in overflowed(model, chunk.size).values():
+        bad |= rows
     where = np.flatnonzero(bad) if bad.any() else np.arange(min(chunk.size, 1))
     return UserError([Problem(
-        "the costs are too large to compute (beyond 10^308) in the sweep's scenarios "
-        + _scenarios_text(names, values, index, chunk, where)
-        + ": check the axes for values far out of range",
+        too_large_message(_scenarios_text(names, values, index, chunk, where)),
         path=names[0] if len(names) == 1 else "")])
 
 
