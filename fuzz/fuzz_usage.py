@@ -1,7 +1,7 @@
 """Coverage-guided fuzzing of the YAML-to-schema boundary with atheris (libFuzzer).
 
 Every input is a usage file's bytes. It is parsed (planner.usage.yaml12), validated with the
-catalog checks (planner.usage.document, planner.cards.checks.catalog_checks) and, when it is a valid plan,
+catalog checks (planner.usage.load, planner.cards.checks.catalog_checks) and, when it is a valid plan,
 resolved against the catalog and evaluated. The contract: a user error (planner.errors.
 UserError) whose problems are located, or a result whose numbers are finite. Any other
 exception, or a failed check below, is a finding: libFuzzer stops and writes the input to
@@ -45,7 +45,7 @@ with atheris.instrument_imports(include=["planner", "pricing"]):
     from planner.cards.checks import catalog_checks
     from planner.errors import UserError
     from planner.evaluate.plan import Plan
-    from planner.usage.document import _check_loaded
+    from planner.usage.load import _check_loaded
     from planner.usage.yaml12 import load_yaml
 
 FILE = "fuzz.yaml"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,8 @@ from hypothesis import strategies as st
 
 import planner
 from planner.errors import UserError
-from planner.usage.document import MAX_HORIZON_MONTHS, load_usage, load_usage_text
+from planner.usage.load import load_usage, load_usage_text
+from planner.usage.vocabulary import MAX_HORIZON_MONTHS
 
 # -- example budgets ----------------------------------------------------------------------
 
@@ -502,7 +504,8 @@ def test_mutated_documents_as_yaml_text(doc):
 # Edits of the text itself: what a person typing (or a corrupted file) produces.
 TEXT_EDITS = ["\t", " ", ":", "- ", "\n", "#", "&a ", "*a", "!!python/object:os.system ",
               "!!binary ", "<<: *a\n", "{", "[", "'", "\"", "\x00", "\ufeff", "\r\n", "---\n",
-              "...\n", "%YAML 1.1\n", "? ", "!!float ", "!!int ", "|\n", "&a [*a]", "~",
+              "...\n", "%YAML 1.1\n", "%YAML 1.2\n", "? ", "!!float ", "!!int ", "!!bool ",
+              "|\n", "&a [*a]", "~",
               "1e400", ".nan", "-.inf", "0x1F", "0o17", "1_000", "٣", "\u2028"]
 
 
@@ -526,10 +529,66 @@ def edited_texts(draw) -> str:
     return text
 
 
-@budget(1500)
+@budget(1300)
 @given(edited_texts())
 def test_edited_yaml_text(text):
     outcome(text, from_text=True)
+
+
+# YAML 1.2's booleans: a !!bool tag on true or false, or on something else; a %YAML directive.
+BOOL_WORDS = {"true": True, "True": True, "TRUE": True, "'true'": True, "false": False,
+              "False": False, "FALSE": False, '"false"': False, "yes": None, "no": None,
+              "on": None, "off": None, "y": None, "banana": None, '"yes"': None, "''": None,
+              "tRuE": None, "1": None}
+DIRECTIVES = {"": None, "%YAML 1.2\n---\n": None, "%YAML 1.1\n---\n": "1.1"}
+_TAGGED = re.compile(r"^( *)(always_on|files_persist): (true|false)$", re.MULTILINE)
+
+
+@st.composite
+def tagged_texts(draw) -> tuple[str, str, str, bool]:
+    """A valid document's text with a ``%YAML`` directive or none, and each boolean written
+    ``!!bool WORD`` (an own option always has one): (text, directive, word, tagged)."""
+    doc = copy.deepcopy(draw(documents(max_options=3)))
+    for entry in doc["options"]:
+        if isinstance(entry.get("own"), dict):
+            entry["own"]["always_on"] = draw(st.booleans())
+    directive = draw(st.sampled_from(sorted(DIRECTIVES)))
+    word = draw(st.sampled_from(sorted(BOOL_WORDS)))
+    text, tagged = _TAGGED.subn(lambda m: f"{m[1]}{m[2]}: !!bool {word}", dump(doc))
+    event(f"directive: {directive.split(chr(10))[0] or 'none'}; bool: "
+          f"{'valid' if BOOL_WORDS[word] is not None else 'invalid'}")
+    return directive + text, directive, word, bool(tagged)
+
+
+@budget(200)
+@given(tagged_texts())
+def test_bool_tags_and_yaml_directives(case):
+    """!!bool takes true or false only, and only YAML 1.2 is read: anything else is a problem
+    at its line and column, never a silent false."""
+    text, directive, word, tagged = case
+    try:
+        document = load_usage_text(text, name="usage.yaml")
+    except UserError as err:
+        check_problems(err, from_text=True)
+        messages = [(p.message, p.line, p.column) for p in err.problems]
+        if DIRECTIVES[directive]:
+            said = (f"%YAML {DIRECTIVES[directive]}: usage.yaml is read as YAML 1.2, where yes, "
+                    "no, on and off are text, not true or false; remove the directive and write "
+                    "true or false")
+            assert (said, 1, 1) in messages
+        if tagged and BOOL_WORDS[word] is None:
+            shown = word.strip("'\"")
+            assert any(m == f"'{shown}' is not a valid !!bool; write true or false"
+                       for m, _, _ in messages), messages
+        return  # (any other problem comes from dump: PyYAML writes YAML 1.1, "1e6" unquoted)
+    assert not DIRECTIVES[directive] and not (tagged and BOOL_WORDS[word] is None)
+    for entry in document.data["options"]:
+        for key in ("own", "free_tier"):
+            value = entry.get(key)
+            if isinstance(value, dict) and tagged:
+                for flag in ("always_on", "files_persist"):
+                    if flag in value:
+                        assert value[flag] is BOOL_WORDS[word]
 
 
 @budget(600)

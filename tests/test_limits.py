@@ -30,7 +30,8 @@ import planner.render
 from planner.cli import main
 from planner.errors import UserError
 from planner.evaluate import sweep as sweep_module
-from planner.usage.document import MAX_HORIZON_MONTHS, MAX_OPTIONS, load_usage_text
+from planner.usage.load import load_usage_text
+from planner.usage.vocabulary import MAX_HORIZON_MONTHS, MAX_OPTIONS
 from planner.usage.yaml12 import MAX_BYTES, MAX_VALUES
 
 ROOT = Path(__file__).resolve().parents[1]

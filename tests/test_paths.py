@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from planner.errors import UserError
-from planner.usage.document import load_usage
+from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
 
 DATA = {

@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 import planner
 from planner.errors import Problem, UserError
-from planner.usage.document import (
-    KINDS,
+from planner.usage.load import UsageDocument, load_usage, load_usage_text, raw_document
+from planner.usage.models import (
     OPTION_MODELS,
     CloudOption,
     CloudSpec,
@@ -23,12 +23,9 @@ from planner.usage.document import (
     FreeTierSpec,
     OwnOption,
     Usage,
-    UsageDocument,
-    load_usage,
-    load_usage_text,
-    raw_document,
 )
 from planner.usage.schema import reference_markdown, schema_text, usage_json_schema
+from planner.usage.vocabulary import KINDS
 from planner.usage.yaml12 import MAX_BYTES, MAX_VALUES, load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,14 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planner.usage.document import Issue
-
-
-def suggestion_text(suggestions: list[str]) -> str | None:
-    """Up to three near matches as one "did you mean" text: 'a' or 'b'."""
-    if not suggestions:
-        return None
-    return " or ".join(repr(s) for s in suggestions[:3])
+from planner.errors import Problem, suggestion_text
 
 
 def is_file(path: Path) -> bool:
@@ -33,7 +26,7 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
     the document's own catalog files where they load (their problems are reported later)."""
     from pricing.catalog import CatalogFileError, CatalogLookupError, load_catalog
 
-    def check(data: Mapping[str, Any]) -> list[Issue]:
+    def check(data: Mapping[str, Any]) -> list[Problem]:
         files = data.get("catalogs")
         try:
             own = [base_dir / f for f in files] if isinstance(files, list) and all(
@@ -41,7 +34,7 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
             catalog = load_catalog([f for f in own if is_file(f)] + list(extra))
         except CatalogFileError:
             catalog = load_catalog()
-        issues: list[Issue] = []
+        issues: list[Problem] = []
 
         def look(path: str, fn, key) -> None:
             if not isinstance(key, str):
@@ -52,14 +45,14 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
                 what = {"free_tier": "free tier", "cloud": "cloud instance",
                         "gpu": "GPU", "region": "region",
                         "system": "system"}.get(err.kind, err.kind)
-                issues.append(Issue(path, f"unknown {what} {key!r} in the catalog",
-                                    suggestion=suggestion_text(err.suggestions)))
+                issues.append(Problem(f"unknown {what} {key!r} in the catalog", path=path,
+                                      suggestion=suggestion_text(err.suggestions)))
 
         if isinstance(files, list):
             for i, name in enumerate(files):
                 if isinstance(name, str) and not is_file(base_dir / name):
-                    issues.append(Issue(f"catalogs[{i}]", f"catalog file {name!r} not found "
-                                                          "(relative to the usage file)"))
+                    issues.append(Problem(f"catalog file {name!r} not found "
+                                          "(relative to the usage file)", path=f"catalogs[{i}]"))
         demand = data.get("demand")
         if isinstance(demand, Mapping):
             look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
@@ -96,7 +89,7 @@ def _money_context(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | N
     return (currency, fx) if isinstance(currency, str) and isinstance(fx, Mapping) else None
 
 
-def _pricing_issues(prefix: str, build) -> list[Issue]:
+def _pricing_issues(prefix: str, build) -> list[Problem]:
     """The problem ``build()`` (a rate card made from the raw document) raises, at its key
     below ``prefix``; none when it succeeds or meets a malformed value (a text for a number),
     which the schema's checks report."""
@@ -106,13 +99,14 @@ def _pricing_issues(prefix: str, build) -> list[Issue]:
         build()
     except PricingError as err:
         key = "kind" if err.key == "site_kind" else err.key
-        return [Issue(f"{prefix}.{key}", err.message, suggestion=suggestion_text(err.suggestions))]
+        return [Problem(err.message, path=f"{prefix}.{key}",
+                        suggestion=suggestion_text(err.suggestions))]
     except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError):
         return []
     return []
 
 
-def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Issue]:
+def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Problem]:
     """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
     raw document, so that it comes with the schema's problems (SPEC §1: all at once)."""
     from pricing.rates import site_rates
@@ -128,7 +122,7 @@ def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> l
 
 
 def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
-                 path: str) -> list[Issue]:
+                 path: str) -> list[Problem]:
     """What the catalog rows an option uses lack (a region, a price for its pricing, a street
     price, an exchange rate), found by building its rate card from the raw document, so that
     these problems come with the schema's (SPEC §1: all problems at once)."""

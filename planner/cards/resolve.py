@@ -23,6 +23,7 @@ from planner.cards.model import (
     OwnCard,
     col,
 )
+from planner.errors import Problem, suggestion_text
 from pricing.catalog import Catalog
 from pricing.rates import (
     PRICE_COLUMN,
@@ -41,20 +42,11 @@ MAX_LIFETIME_YEARS = 1e300
 
 
 @dataclass
-class Issue:
-    """A problem found while resolving: key path, message, suggestions."""
-
-    path: str
-    message: str
-    suggestions: list[str] = field(default_factory=list)
-
-
-@dataclass
 class Resolved:
     model: Model
     provenance: list[Provenance]
     warnings: dict[str, list[str]]  # option name -> warnings found while resolving
-    issues: list[Issue]
+    issues: list[Problem]  # by key path; the caller locates them
     site: dict[str, Any] = field(default_factory=dict)  # site keys, catalog defaults filled
 
 
@@ -69,7 +61,7 @@ def demand_level(demand: Mapping[str, Any], hours_per_month) -> tuple[str, Any]:
 
 def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     """Build the model of a usage document given as plain data (SPEC §1 keys)."""
-    issues: list[Issue] = []
+    issues: list[Problem] = []
     provenance: list[Provenance] = []
     warnings: dict[str, list[str]] = {}
     d = usage["demand"]
@@ -92,8 +84,9 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
             provenance.append(Provenance(f"reference GPU {row.name}", "throughput reference",
                                          row.as_of, row.source))
         except LookupError as err:
-            issues.append(Issue("demand.reference_gpu", f"unknown GPU {reference!r} in the catalog",
-                                list(getattr(err, "suggestions", []))))
+            issues.append(Problem(f"unknown GPU {reference!r} in the catalog",
+                                  path="demand.reference_gpu",
+                                  suggestion=suggestion_text(getattr(err, "suggestions", []))))
             reference = None
     cards = {}
     target_of = {}
@@ -104,7 +97,8 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
         try:
             card, prov = _card(usage, site, option, catalog, demand, reference, notes)
         except PricingError as err:
-            issues.append(Issue(f"{path}.{err.key}", err.message, err.suggestions))
+            issues.append(Problem(err.message, path=f"{path}.{err.key}",
+                                  suggestion=suggestion_text(err.suggestions)))
             continue
         provenance.extend(prov)
         warnings[name] = notes
@@ -156,7 +150,7 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
     return 1.0 / speed, job
 
 
-def _site(usage, catalog: Catalog, issues: list[Issue],
+def _site(usage, catalog: Catalog, issues: list[Problem],
           provenance: list[Provenance]) -> dict[str, Any]:
     """The site's electricity price, PUE and carbon intensity: the user's values, else those of
     the catalog region and kind of site, else (PUE) 1."""
@@ -168,8 +162,9 @@ def _site(usage, catalog: Catalog, issues: list[Issue],
                            currency=usage["currency"], fx=usage.get("fx") or {},
                            needs_electricity=owns and site.get("electricity_per_kwh") is None)
     except PricingError as err:
-        issues.append(Issue(f"site.{err.key if err.key != 'site_kind' else 'kind'}",
-                            err.message, err.suggestions))
+        issues.append(Problem(err.message,
+                              path=f"site.{err.key if err.key != 'site_kind' else 'kind'}",
+                              suggestion=suggestion_text(err.suggestions)))
         return site
     used = False
     for key in ("electricity_per_kwh", "pue", "carbon_kg_per_kwh"):

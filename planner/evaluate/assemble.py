@@ -79,6 +79,7 @@ def _check_finite(plan, options: list[dict[str, Any]]) -> None:
     """A feasible option whose costs overflowed (inputs near 1e308, or growth compounded past
     the float range) is refused as a user error at that option, never shown as null costs."""
     from planner.errors import UserError
+    from planner.evaluate.overflow import too_large_message
 
     problems = []
     names = [o.get("name") for o in plan.usage["options"]]
@@ -89,10 +90,7 @@ def _check_finite(plan, options: list[dict[str, Any]]) -> None:
                    *(row["monthly_cost"] or [])]
         if any(value is None for value in figures):
             index = names.index(row["name"])
-            problems.append(plan.document.problem(
-                f"options[{index}]",
-                "the costs of this option are too large to compute (beyond 10^308): check "
-                "its prices, the demand and its growth for values far out of range"))
+            problems.append(plan.document.problem(f"options[{index}]", too_large_message()))
     if problems:
         raise UserError(problems)
 

@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from planner.cards.checks import catalog_checks, is_file, suggestion_text
+from planner.cards.checks import catalog_checks, is_file
 from planner.cards.model import Model, has_infinity
 from planner.cards.resolve import Resolved, resolve
 from planner.engine.figures import Figures, compute
 from planner.errors import Problem, UserError
-from planner.usage.document import UsageDocument, load_usage
+from planner.evaluate.overflow import overflowed, too_large_message
+from planner.usage.load import UsageDocument, load_usage
 from planner.usage.paths import set_path
 
 #: Scenarios evaluated at once in a sweep; bounds memory (a few hundred MB at most).
@@ -67,9 +68,7 @@ class Plan:
             with np.errstate(over="ignore"):  # an input that overflows is refused below
                 resolved = resolve(self.usage, self.catalog)
             if resolved.issues:
-                raise UserError([self.document.problem(i.path, i.message,
-                                                       suggestion_text(i.suggestions))
-                                 for i in resolved.issues])
+                raise UserError([self.document.locate(p) for p in resolved.issues])
             infinite = self._infinite_inputs(resolved)
             if infinite:
                 raise UserError(infinite)
@@ -82,15 +81,13 @@ class Plan:
         an infinity turns into a NaN (0 × inf) in the costs."""
         model = resolved.model
         names = [o["name"] for o in self.usage["options"]]
-        message = ("a figure of this {} is beyond 10^308 once converted (catalog prices times "
-                   "fx rates, utilization times hours): check its values and the fx rates")
-        problems = [self.document.problem(f"options[{names.index(name)}]",
-                                          message.format("option"))
+        message = too_large_message()
+        problems = [self.document.problem(f"options[{names.index(name)}]", message)
                     for name, card in model.cards.items() if has_infinity(card)]
         if has_infinity(model.demand):
-            problems.append(self.document.problem("demand", message.format("demand")))
+            problems.append(self.document.problem("demand", message))
         if has_infinity(model.calendar):
-            problems.append(self.document.problem("", message.format("plan")))
+            problems.append(self.document.problem("", message))
         return problems
 
     @property
@@ -130,16 +127,9 @@ class Plan:
     def overflow_problems(self) -> list[Problem]:
         """Where the figures leave the float range (inputs near 1e308, a growth compounded
         over a century): the options whose cash flows are not finite, else the whole file."""
-        from planner.engine.tco import evaluate as option_flows
-
-        with np.errstate(all="ignore"):
-            flows = option_flows(self.model)
-            bad = [name for name, f in flows.items()
-                   if not (np.isfinite(f.monthly_cost).all()
-                           and np.isfinite(f.residual_value).all())]
+        bad = [name for name, rows in overflowed(self.model).items() if rows.any()]
         names = [o["name"] for o in self.usage["options"]]
-        message = ("the costs are too large to compute (beyond 10^308): check the prices, "
-                   "the demand and its growth for values far out of range")
+        message = too_large_message()
         problems = [self.document.problem(f"options[{names.index(n)}]", message) for n in bad]
         return problems or [self.document.problem("", message)]
 

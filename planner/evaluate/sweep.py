@@ -21,8 +21,11 @@ from planner.cards.model import has_infinity
 from planner.cards.resolve import resolve
 from planner.engine.figures import compute
 from planner.errors import Problem, UserError
-from planner.usage.document import DEMAND_FORMS, load_usage
+from planner.evaluate.overflow import overflowed, too_large_message
+from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
+from planner.usage.rules import SETUP_TAKES_WHOLE_SESSION, setup_takes_whole_session
+from planner.usage.vocabulary import DEMAND_FORMS
 
 #: Keys whose numbers change the shape of the computation; their values are grouped.
 STRUCTURAL = {("horizon_months",)}
@@ -229,7 +232,7 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
     with np.errstate(over="ignore"):  # an input that overflows is refused below
         resolved = resolve(usage, plan.catalog)
     if resolved.issues:
-        raise UserError([Problem(i.message, path=i.path) for i in resolved.issues])
+        raise UserError([Problem(p.message, path=p.path) for p in resolved.issues])
     if has_infinity(resolved.model):  # inputs beyond the float range once converted
         raise _overflow_error(resolved.model, names, values, index, chunk)
     _check_rules_between_axes(usage, resolved.model, names, values, index, chunk)
@@ -300,11 +303,11 @@ def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None
         session = np.asarray(card.session_hours, dtype=float)[:, 0]
         setup = np.asarray(card.setup_minutes, dtype=float)[:, 0]
         with np.errstate(invalid="ignore"):
-            bad = np.broadcast_to((session > 0) & (setup >= session * 60), (chunk.size,))
+            bad = np.broadcast_to(setup_takes_whole_session(setup, session), (chunk.size,))
         if bad.any():
             where = np.flatnonzero(bad)
             problems.append(Problem(
-                "setup takes the whole session in the sweep's scenarios "
+                f"{SETUP_TAKES_WHOLE_SESSION} in the sweep's scenarios "
                 + _scenarios_text(names, values, index, chunk, where),
                 path=f"options[{i}].free_tier.setup_minutes"))
     if problems:
@@ -314,19 +317,12 @@ def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None
 def _overflow_error(model, names, values, index, chunk) -> UserError:
     """The scenarios whose costs leave the float range (absurd values on an axis), as a user
     error naming the first few of them by their axis values."""
-    from planner.engine.tco import evaluate as option_flows
-
-    with np.errstate(all="ignore"):
-        bad = np.zeros(chunk.size, dtype=bool)
-        for flows in option_flows(model).values():
-            monthly = np.broadcast_to(flows.monthly_cost, (chunk.size, flows.monthly_cost.shape[1]))
-            residual = np.broadcast_to(flows.residual_value, (chunk.size,))
-            bad |= ~np.isfinite(monthly).all(axis=1) | ~np.isfinite(residual)
+    bad = np.zeros(chunk.size, dtype=bool)
+    for rows in overflowed(model, chunk.size).values():
+        bad |= rows
     where = np.flatnonzero(bad) if bad.any() else np.arange(min(chunk.size, 1))
     return UserError([Problem(
-        "the costs are too large to compute (beyond 10^308) in the sweep's scenarios "
-        + _scenarios_text(names, values, index, chunk, where)
-        + ": check the axes for values far out of range",
+        too_large_message(_scenarios_text(names, values, index, chunk, where)),
         path=names[0] if len(names) == 1 else "")])
 
 

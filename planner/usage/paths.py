@@ -14,11 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from planner.errors import Problem, UserError
-from planner.usage.document import (
-    DEMAND_FORMS,
-    KIND_LABELS,
-    KINDS,
+from planner.errors import Problem, UserError, closest
+from planner.usage.models import (
     OPTION_MODELS,
     SPEC_MODELS,
     Demand,
@@ -26,9 +23,8 @@ from planner.usage.document import (
     OwnSpec,
     Site,
     Usage,
-    option_kind,
-    suggest,
 )
+from planner.usage.vocabulary import DEMAND_FORMS, KIND_LABELS, KINDS, option_kind
 
 Key = str | int
 
@@ -68,7 +64,7 @@ def set_path(data: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any]
 
     Maps on the way are created when missing. Setting one demand form
     (``demand.utilization``) removes the others. The result is not validated: load it with
-    :func:`planner.usage.document.load_usage` to check it.
+    :func:`planner.usage.load.load_usage` to check it.
     """
     keys = canonical_path(data, dotted)
     result = copy.deepcopy(dict(data))
@@ -105,7 +101,7 @@ def _model_keys(
     key, rest = parts[0], parts[1:]
     if key not in model.model_fields:
         place = f" in {where}" if where else ""
-        raise _error(dotted, f"unknown key '{key}'{place}", suggest(key, model.model_fields))
+        raise _error(dotted, f"unknown key '{key}'{place}", closest(key, model.model_fields))
     below = _SUBMAPS.get((model, key))
     if rest and below is None:
         raise _error(dotted, f"'{key}' has no keys below it")
@@ -126,7 +122,7 @@ def _option_keys(data: Mapping[str, Any], rest: list[str], dotted: str) -> tuple
         None,
     )
     if index is None:
-        raise _error(dotted, f"no option is named '{name}'", suggest(name, names))
+        raise _error(dotted, f"no option is named '{name}'", closest(name, names))
     entry = options[index]
     kind = option_kind(entry)
     if kind is None:
@@ -152,7 +148,7 @@ def _option_keys(data: Mapping[str, Any], rest: list[str], dotted: str) -> tuple
            for k in KINDS):
         raise _error(dotted, f"'{key}' does not apply to {article} {label} option")
     raise _error(dotted, f"unknown key '{key}' for option '{name}'",
-                 suggest(key, [*beside, *inside]))
+                 closest(key, [*beside, *inside]))
 
 
 def _inside_keys(

@@ -1,5 +1,5 @@
 """The JSON Schema of usage.yaml (for editors) and the reference page, both generated from the
-models of :mod:`planner.usage.document`. ``python -m planner.usage.schema`` rewrites the committed
+models of :mod:`planner.usage.models`. ``python -m planner.usage.schema`` rewrites the committed
 ``schema/usage.schema.json`` and ``docs/usage-reference.md`` (run from the repository root).
 """
 
@@ -13,9 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from planner.usage.document import (
-    CURRENCY_PATTERN,
-    NAME_PATTERN,
+from planner.usage.models import (
     CloudOption,
     CloudSpec,
     Demand,
@@ -26,8 +24,9 @@ from planner.usage.document import (
     OwnSpec,
     Site,
     Usage,
-    _format_number,
 )
+from planner.usage.values import format_number
+from planner.usage.vocabulary import CURRENCY_PATTERN, NAME_PATTERN
 
 
 def _raw_schema() -> dict[str, Any]:
@@ -112,11 +111,11 @@ def _bounds_text(prop: Mapping[str, Any]) -> str:
     high = ("]", prop["maximum"]) if "maximum" in prop else (
         (")", prop["exclusiveMaximum"]) if "exclusiveMaximum" in prop else None)
     if low and high:
-        return f" in {low[0]}{_format_number(low[1])}, {_format_number(high[1])}{high[0]}"
+        return f" in {low[0]}{format_number(low[1])}, {format_number(high[1])}{high[0]}"
     if low:
-        return f" {'≥' if low[0] == '[' else '>'} {_format_number(low[1])}"
+        return f" {'≥' if low[0] == '[' else '>'} {format_number(low[1])}"
     if high:
-        return f" {'≤' if high[0] == ']' else '<'} {_format_number(high[1])}"
+        return f" {'≤' if high[0] == ']' else '<'} {format_number(high[1])}"
     return ""
 
 
@@ -129,7 +128,7 @@ def _default_text(prop: Mapping[str, Any], required: bool) -> str:
     if isinstance(value, bool):
         return f"`{str(value).lower()}`"
     if isinstance(value, numbers.Real):
-        return f"`{_format_number(value)}`"
+        return f"`{format_number(value)}`"
     if isinstance(value, str):
         return f"`{value}`"
     return f"`{json.dumps(value)}`"
@@ -155,7 +154,7 @@ def _table(schema: Mapping[str, Any], model: type[BaseModel], skip: tuple[str, .
 _REFERENCE = """\
 # usage.yaml reference
 
-<!-- Generated from the models in planner/usage.py by `python -m planner.usage.schema`; do not edit by hand. -->
+<!-- Generated from the models in planner/usage/models.py by `python -m planner.usage.schema`; do not edit by hand. -->
 
 A usage file says what GPU work you have and which ways of getting it done to weigh. This page
 lists every key, its type, default, unit and meaning. `planner schema` prints the same

@@ -5,6 +5,10 @@ module turns the nodes into plain data itself. That is where YAML 1.2's core sch
 (``1e6`` is a number, ``yes`` and ``1_000`` are text), where duplicate keys are caught, and
 where each value's position is recorded under its dotted key path
 (``options[2].own.purchase_price``). Lines and columns are 1-based.
+
+A file is read as YAML 1.2 whatever it declares: a ``%YAML 1.1`` directive is a problem (it
+would promise that ``yes`` and ``off`` are booleans), and so is a ``!!bool`` tag on anything
+but true or false (it would otherwise turn ``!!bool yes`` into a silent false).
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ MAX_VALUES = 200_000
 Position = tuple[int, int]
 
 _TAG = "tag:yaml.org,2002:"
+#: The booleans of YAML 1.2's core schema, as written.
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
 
 
 class Yaml12Resolver(BaseResolver):
@@ -33,7 +40,7 @@ class Yaml12Resolver(BaseResolver):
 
 
 for _tag, _pattern, _first in (
-    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("bool", rf"^(?:{'|'.join(_TRUE + _FALSE)})$", "tTfF"),
     ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
     # int before float: the first matching resolver wins, and "12" matches both patterns.
     ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
@@ -142,6 +149,8 @@ def load_yaml(text: str | bytes, file: str | None = None) -> LoadedYaml:
     except RecursionError:
         raise UserError.single("the document is nested too deeply", file=file) from None
     loaded = LoadedYaml(data=None)
+    if "%YAML" in text:  # a directive is rare: only then are the events read once more
+        loaded.problems += _version_problems(text, file)
     if root is None:
         return loaded
     builder = _Builder(loaded, file)
@@ -172,6 +181,28 @@ def _count_values(text: str, file: str | None) -> None:
                         "holds a few hundred", file=file)
     finally:
         loader.dispose()
+
+
+def _version_problems(text: str, file: str | None) -> list[Problem]:
+    """A ``%YAML`` directive other than 1.2, at its line (the parser accepts 1.1 and 1.2 and
+    refuses the rest as a syntax error)."""
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.DocumentStartEvent):
+                version = event.version
+                if version is None or tuple(version) == (1, 2):
+                    return []
+                return [Problem(
+                    f"%YAML {version[0]}.{version[1]}: usage.yaml is read as YAML 1.2, where "
+                    "yes, no, on and off are text, not true or false; remove the directive "
+                    "and write true or false",
+                    file=file, line=event.start_mark.line + 1,
+                    column=event.start_mark.column + 1)]
+    finally:
+        loader.dispose()
+    return []
 
 
 def _decode(raw: bytes, file: str | None) -> str:
@@ -293,13 +324,14 @@ class _Builder:
             if kind == "null":
                 return None
             if kind == "bool":
-                return text.lower() == "true"
+                return _parse_bool(text)
             if kind == "int":
                 return _parse_int(text)
             if kind == "float":
                 return _parse_float(text)
         except ValueError:
-            self._add(self._problem(f"'{text}' is not a valid !!{kind}", node, path))
+            hint = "; write true or false" if kind == "bool" else ""
+            self._add(self._problem(f"'{text}' is not a valid !!{kind}{hint}", node, path))
             self.loaded.unreadable.add(path)
             return text
         self._unsupported_tag(node, path)
@@ -334,6 +366,14 @@ def _below(name: str, path: str, roots: set[str]) -> bool:
 
 def _short(tag: str) -> str:
     return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+
+
+def _parse_bool(text: str) -> bool:
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(text)
 
 
 def _parse_int(text: str) -> int:

@@ -1,0 +1,164 @@
+"""Rules between keys of usage.yaml (SPEC §1): one demand form, unique option names, prices
+that a pricing needs, overflow/fallback targets that exist and form no cycle, and so on.
+
+They are checked on the plain data, so that they are found even when other parts of the file
+have errors (pydantic skips a model's checks once a field fails).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from typing import Any
+
+from planner.errors import Problem, closest
+from planner.usage.values import format_number, is_boolean
+from planner.usage.vocabulary import DEMAND_FORMS, PRICE_KEY_FOR_PRICING, option_kind
+
+
+def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
+    """Every broken rule between keys of ``data`` (plain usage.yaml data)."""
+    problems: list[Problem] = []
+    demand = data.get("demand")
+    if isinstance(demand, Mapping):
+        given = [form for form in DEMAND_FORMS if demand.get(form) is not None]
+        if not given:
+            problems.append(Problem("give one of " + ", ".join(DEMAND_FORMS), path="demand"))
+        elif len(given) > 1:
+            problems.append(Problem(
+                f"give only one of {', '.join(DEMAND_FORMS)} (found {' and '.join(given)})",
+                path="demand"))
+    options = data.get("options")
+    if not isinstance(options, list):
+        return problems
+    entries = [(i, e, option_kind(e)) for i, e in enumerate(options) if isinstance(e, Mapping)]
+    names: dict[str, int] = {}
+    for i, entry, _ in entries:
+        name = entry.get("name")
+        if not isinstance(name, str):
+            continue
+        if name in names:
+            problems.append(Problem(
+                f"the name '{name}' is already used by options[{names[name]}]; option names "
+                "are unique", path=f"options[{i}].name"))
+        else:
+            names[name] = i
+    for i, entry, kind in entries:
+        here = f"options[{i}]"
+        if kind == "cloud":
+            problems += _cloud_rules(entry, here)
+        elif kind == "own":
+            problems += _own_rules(entry, here)
+        elif kind == "free_tier":
+            problems += _free_tier_rules(entry, here)
+    problems += _target_rules(entries, names)
+    if any(kind == "own" for _, _, kind in entries):
+        site = data.get("site", {})
+        if (isinstance(site, Mapping) and site.get("electricity_per_kwh") is None
+                and site.get("region") is None):
+            owned = [e.get("name") for _, e, k in entries if k == "own"]
+            problems.append(Problem(
+                f"required because an option owns hardware ({_names(owned)}); or give "
+                "site.region to use the catalog's price", path="site.electricity_per_kwh"))
+    return problems
+
+
+def _names(names: list[Any]) -> str:
+    return ", ".join(str(n) for n in names)
+
+
+def _cloud_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
+    problems = []
+    pricing = entry.get("pricing", "on_demand")
+    if entry.get("reserved_instances") is not None and pricing in ("on_demand", "spot"):
+        problems.append(Problem(
+            f"reserved_instances applies only with pricing reserved_1y or reserved_3y, not "
+            f"{pricing}", path=f"{here}.reserved_instances", at="map"))
+    cloud = entry.get("cloud")
+    if isinstance(cloud, Mapping):
+        needed = PRICE_KEY_FOR_PRICING.get(pricing) if isinstance(pricing, str) else None
+        if needed and cloud.get(needed) is None:
+            problems.append(Problem(f"required with pricing: {pricing}",
+                                    path=f"{here}.cloud.{needed}", at="map"))
+        if entry.get("region") is not None:
+            problems.append(Problem(
+                "region applies only to a catalog id; an inline cloud map carries its own "
+                "prices", path=f"{here}.region", at="key"))
+    return problems
+
+
+def _own_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
+    own = entry.get("own")
+    if not isinstance(own, Mapping) or own.get("gpu") is not None:
+        return []
+    return [
+        Problem("required when own has no gpu", path=f"{here}.own.{key}", at="map")
+        for key in ("purchase_price", "power_watts") if own.get(key) is None
+    ]
+
+
+def _free_tier_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
+    tier = entry.get("free_tier")
+    if not isinstance(tier, Mapping):
+        return []
+    session, setup = tier.get("session_hours"), tier.get("setup_minutes", 0)
+    if _real(session) and _real(setup) and setup_takes_whole_session(setup, session):
+        return [Problem(
+            f"{SETUP_TAKES_WHOLE_SESSION} ({format_number(setup)} minutes of a "
+            f"{format_number(session)}-hour session)", path=f"{here}.free_tier.setup_minutes")]
+    return []
+
+
+SETUP_TAKES_WHOLE_SESSION = "setup takes the whole session"
+
+
+def setup_takes_whole_session(setup_minutes: Any, session_hours: Any) -> Any:
+    """Whether a free tier's setup fills each of its sessions, leaving no time to work: the
+    rule between setup_minutes and session_hours. Numbers, or arrays of a sweep's scenarios
+    (compared element by element). [minutes], [hours]"""
+    return (session_hours > 0) & (setup_minutes >= session_hours * 60)
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not is_boolean(value)
+
+
+_TARGET_KEY = {"own": "overflow", "free_tier": "fallback"}
+
+
+def _target_rules(entries: list[tuple[int, Any, str | None]],
+                  names: dict[str, int]) -> list[Problem]:
+    problems = []
+    target_of: dict[str, str] = {}  # option name -> the option it passes work on to
+    for i, entry, kind in entries:
+        key = _TARGET_KEY.get(kind or "")
+        target = entry.get(key) if key else None
+        if not isinstance(target, str):
+            continue
+        path = f"options[{i}].{key}"
+        if target == entry.get("name"):
+            problems.append(Problem(f"an option cannot name itself as its {key}", path=path))
+        elif target not in names:
+            problems.append(Problem(f"no option is named '{target}'", path=path,
+                                    suggestion=closest(target, names)))
+        elif isinstance(entry.get("name"), str) and names[entry["name"]] == i:
+            target_of[entry["name"]] = target
+    kind_of = {i: kind for i, _, kind in entries}
+    reported: set[frozenset[str]] = set()
+    for start in sorted(target_of, key=names.__getitem__):
+        chain = [start]
+        while chain[-1] in target_of and target_of[chain[-1]] not in chain:
+            chain.append(target_of[chain[-1]])
+        if chain[-1] not in target_of:
+            continue  # the chain ends at an option that passes nothing on
+        cycle = chain[chain.index(target_of[chain[-1]]):]
+        if frozenset(cycle) in reported:
+            continue
+        reported.add(frozenset(cycle))
+        first = min(cycle, key=names.__getitem__)
+        order = cycle[cycle.index(first):] + cycle[:cycle.index(first)] + [first]
+        index = names[first]
+        problems.append(Problem(
+            "overflow/fallback goes round in a cycle: " + " -> ".join(order),
+            path=f"options[{index}].{_TARGET_KEY[kind_of[index] or 'own']}"))
+    return problems

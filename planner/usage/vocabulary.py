@@ -1,0 +1,39 @@
+"""The words of usage.yaml (SPEC §1): option kinds, demand forms, pricings, patterns and size
+limits, shared by the models, the rules between keys and the messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+KINDS = ("cloud", "own", "free_tier")
+KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free-tier"}
+DEMAND_FORMS = ("gpu_hours_per_month", "utilization", "flops_per_month")
+PRICINGS = ("on_demand", "spot", "reserved_1y", "reserved_3y")
+PRICE_KEY_FOR_PRICING = {
+    "spot": "spot_price_per_hour",
+    "reserved_1y": "reserved_1y_price_per_hour",
+    "reserved_3y": "reserved_3y_price_per_hour",
+}
+CURRENCY_PATTERN = r"^[A-Z]{3}$"
+NAME_PATTERN = r"^[^.]+$"
+
+#: Limits on the size of a plan (SPEC is silent): beyond them a plan is refused as a user error
+#: at the key's position, before anything is allocated. A horizon of 100 years; 100 options
+#: (every own option is compared with every other one, and the report lists them all).
+MAX_HORIZON_MONTHS = 1200
+MAX_OPTIONS = 100
+MAX_INTEGER = 2**53
+
+
+def option_kind(entry: Any) -> str | None:
+    """The kind of an option entry (``cloud``, ``own``, ``free_tier``); ``None`` unless one."""
+    if isinstance(entry, BaseModel):
+        return getattr(entry, "KIND", None)
+    if isinstance(entry, Mapping):
+        kinds = [kind for kind in KINDS if kind in entry]
+        return kinds[0] if len(kinds) == 1 else None
+    return None
+
