@@ -66,7 +66,8 @@ __all__ = [
 ]
 
 PRICINGS = PRICE_COLUMN
-"""Pricing name -> the clouds column that holds its price (:data:`pricing.pricings.PRICE_COLUMN`)."""
+"""Pricing name -> the clouds column that holds its price; the one definition is
+:data:`pricing.pricings.PRICE_COLUMN`."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -117,7 +118,8 @@ class Catalog:
         try:
             return self._gpus[gpu_id.strip().lower()]
         except KeyError:
-            raise CatalogLookupError("gpu", gpu_id, close_matches(gpu_id, self.ids("gpus"))) from None
+            suggestions = close_matches(gpu_id, self.ids("gpus"))
+            raise CatalogLookupError("gpu", gpu_id, suggestions) from None
 
     def cloud_regions(self, cloud_id: str) -> list[CloudRow]:
         """Every region of the instance ``cloud_id`` (``provider/instance``), by region name."""

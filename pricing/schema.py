@@ -123,7 +123,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         *_PROVENANCE[1:],
     ),
     "systems": (
-        Column("id", "str", "", "lowercase system id, e.g. workstation-4gpu, server-8gpu-sxm", True),
+        Column("id", "str", "", "lowercase system id, e.g. workstation-4gpu, server-8gpu-sxm",
+               True),
         Column("name", "str", "", "description", True),
         Column("gpu_slots", "int", "GPUs", "GPUs the system takes"),
         _money("system_price", "non-GPU parts: chassis, CPUs, RAM, disks, PSUs, NICs"),
