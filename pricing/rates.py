@@ -17,16 +17,10 @@ from typing import Any
 import numpy as np
 
 from pricing.catalog import Catalog, CatalogLookupError
+from pricing.pricings import PRICE_COLUMN
 
 #: Power of everything but the GPUs in an owned machine when the user gives none. [W]
 DEFAULT_SYSTEM_POWER_WATTS = 150.0
-
-PRICE_COLUMN = {
-    "on_demand": "price_per_hour",
-    "spot": "spot_price_per_hour",
-    "reserved_1y": "reserved_1y_price_per_hour",
-    "reserved_3y": "reserved_3y_price_per_hour",
-}
 
 
 class PricingError(ValueError):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import pricing.files
 from planner.cli import main
 from pricing import importer
 from pricing.catalog import CatalogFileError, load_catalog
@@ -260,7 +261,7 @@ def test_a_failed_import_leaves_an_existing_file_alone(run, tmp_path, monkeypatc
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(importer.os, "replace", broken_replace)
+    monkeypatch.setattr(pricing.files.os, "replace", broken_replace)
     result = run("catalog", "import", SKYPILOT, "--provider", "aws", "--as-of", "2025-06-01",
                  "-o", out)
     assert result.exit_code == 1 and "cannot write" in result.output

@@ -25,8 +25,8 @@ from planner.cards.model import (
 )
 from planner.errors import Problem, suggestion_text
 from pricing.catalog import Catalog
+from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
 from pricing.rates import (
-    PRICE_COLUMN,
     PricingError,
     Provenance,
     cloud_rates,
@@ -37,7 +37,6 @@ from pricing.rates import (
     site_rates,
 )
 
-TERM_MONTHS = {"reserved_1y": 12, "reserved_3y": 36}
 MAX_LIFETIME_YEARS = 1e300
 
 

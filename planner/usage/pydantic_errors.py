@@ -12,8 +12,9 @@ from pydantic import BaseModel
 from planner.errors import Problem, closest
 from planner.usage.models import OPTION_MODELS, SPEC_MODELS, Demand, Financing, Site, Usage
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
-from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN, PRICINGS
+from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN
 from planner.usage.yaml12 import child_path
+from pricing.pricings import PRICINGS
 
 
 def _loc_path(loc: tuple[Any, ...]) -> str:

@@ -8,15 +8,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from pricing.pricings import PRICE_COLUMN
+
 KINDS = ("cloud", "own", "free_tier")
 KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free-tier"}
 DEMAND_FORMS = ("gpu_hours_per_month", "utilization", "flops_per_month")
-PRICINGS = ("on_demand", "spot", "reserved_1y", "reserved_3y")
-PRICE_KEY_FOR_PRICING = {
-    "spot": "spot_price_per_hour",
-    "reserved_1y": "reserved_1y_price_per_hour",
-    "reserved_3y": "reserved_3y_price_per_hour",
-}
+#: The inline cloud map's price key each pricing needs (on-demand's is always required).
+PRICE_KEY_FOR_PRICING = {p: key for p, key in PRICE_COLUMN.items() if p != "on_demand"}
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 NAME_PATTERN = r"^[^.]+$"
 

@@ -1,0 +1,82 @@
+"""What the commands share: a user error printed (exit 1), a plan or the catalog loaded, the
+``--catalog`` option, the day a report is dated, and a choice read from a heavy module.
+
+Heavy libraries are imported inside the functions, so that ``planner --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import click
+
+__all__ = ["LazyChoice", "catalog_option", "fail", "load_plan", "open_catalog", "report_date"]
+
+
+def fail(err) -> None:
+    """Print a user error's problems to standard error and exit with status 1."""
+    problems = getattr(err, "problems", None) or [err]
+    count = len(problems)
+    click.secho(f"error: {count} problem{'s' if count != 1 else ''} found", fg="red", err=True)
+    for problem in problems:
+        click.echo(f"  {problem}", err=True)
+    sys.exit(1)
+
+
+def load_plan(path: str, catalogs: tuple[str, ...] = ()):
+    """The plan of the usage file ``path``, with ``catalogs`` merged; a user error exits 1."""
+    from planner.errors import UserError
+    from planner.evaluate.plan import load
+
+    try:
+        return load(path, catalogs)
+    except UserError as err:
+        fail(err)
+
+
+def open_catalog(files: tuple[str, ...]):
+    """The built-in catalog merged with ``files``; a file that cannot be used exits 1."""
+    from planner.errors import Problem, UserError
+    from pricing.catalog import CatalogFileError
+    from pricing.catalog import load_catalog as load
+
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        fail(UserError([Problem("catalog file not found", file=f) for f in missing]))
+    try:
+        return load(files)
+    except CatalogFileError as err:
+        fail(UserError([Problem(message, file=err.file, line=line)
+                        for line, message in err.problems]))
+
+
+def report_date() -> _dt.date:
+    """The day a report, a difference or a listing is dated by default."""
+    from planner.render import report_date as default_date
+
+    return default_date()
+
+
+catalog_option = click.option(
+    "--catalog", "catalogs", multiple=True, type=click.Path(dir_okay=False),
+    help="A catalog CSV file merged over the built-in catalog (rows replace those with the "
+         "same id); may be given more than once.")
+
+
+class LazyChoice(click.Choice):
+    """A :class:`click.Choice` whose choices come from ``load()`` when first needed: from a
+    module too heavy to import for ``planner --help``."""
+
+    def __init__(self, load: Callable[[], Sequence[str]], case_sensitive: bool = True) -> None:
+        self._load = load
+        self._choices: tuple[str, ...] | None = None
+        self.case_sensitive = case_sensitive
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        if self._choices is None:
+            self._choices = tuple(self._load())
+        return self._choices

@@ -1,0 +1,121 @@
+"""Accelerator names of price lists -> catalog GPU ids: SkyPilot's names, a few provider- and
+instance-specific corrections, and the names a caller maps itself.
+
+This module uses only the standard library and never imports ``planner``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pricing.suggest import close_matches
+
+__all__ = ["ACCELERATORS", "GpuMapper"]
+
+# SkyPilot accelerator name (lowercase) -> catalog GPU id. The names are those of
+# skypilot-catalog's catalogs/v8/common/accelerators.csv; names without a catalog GPU (A30,
+# A800, P4, T4g, Radeon, Gaudi, TPUs, ...) are absent on purpose.
+ACCELERATORS = {
+    "t4": "t4",
+    "l4": "l4",
+    "a10": "a10",
+    "a10g": "a10g",
+    "l40": "l40",
+    "l40s": "l40s",
+    "a40": "a40",
+    "v100": "v100-16gb",
+    "v100-32gb": "v100-32gb",
+    "p100": "p100",
+    "k80": "k80",
+    "m60": "m60",
+    "a100": "a100-40gb",
+    "a100-80gb": "a100-80gb",
+    "a100-80gb-sxm": "a100-80gb",
+    "h100": "h100-80gb",
+    "h100-sxm": "h100-80gb",
+    "h100-mega": "h100-80gb",
+    "h100-nvlink": "h100-80gb",
+    "h100-nvl": "h100-nvl",
+    "h200": "h200",
+    "h200-sxm": "h200",
+    "gh200": "gh200",
+    "b200": "b200",
+    "gb200": "gb200",
+    "mi300x": "mi300x",
+    "a6000": "rtx-a6000",
+    "rtxa6000": "rtx-a6000",
+    "rtxa5000": "rtx-a5000",
+    "rtxa4500": "rtx-a4500",
+    "rtxa4000": "rtx-a4000",
+    "a4000": "rtx-a4000",
+    "rtx6000": "quadro-rtx-6000",
+    "rtx6000-ada": "rtx-6000-ada",
+    "rtx6000ada": "rtx-6000-ada",
+    "rtx4000-ada": "rtx-4000-ada",
+    "rtx3080": "rtx-3080",
+    "rtx3090": "rtx-3090",
+    "rtx4090": "rtx-4090",
+    "rtx5090": "rtx-5090",
+    "rtxpro6000s": "rtx-pro-6000-blackwell",
+    "rtxpro6000ws": "rtx-pro-6000-blackwell",
+    "m4000": "quadro-m4000",
+}
+
+# Where one SkyPilot name covers two GPUs: (provider, accelerator, instance pattern) -> GPU id.
+# RunPod's plain "A100-80GB" and "H100" are the PCIe cards (its SXM ones carry "-SXM"); Azure's
+# NC A100 v4 has A100 PCIe 80 GB cards and NC H100 v5 has H100 NVL (Azure's size pages).
+_SPECIFIC = (
+    ("runpod", "a100-80gb", r".*", "a100-80gb-pcie"),
+    ("runpod", "h100", r".*", "h100-80gb-pcie"),
+    ("azure", "a100-80gb", r"(?i)standard_nc\d+ads_a100_v4", "a100-80gb-pcie"),
+    ("azure", "h100", r"(?i)standard_nc\d+a?dis?_h100_v5", "h100-nvl"),
+)
+
+
+class GpuMapper:
+    """Accelerator names -> catalog GPU ids; remembers the unknown ones and where they were."""
+
+    def __init__(self, gpus: Mapping[str, Any], mapping: Mapping[str, str], skip_unknown: bool):
+        self.known = {g.lower(): g for g in gpus}
+        self.mapping = {k.strip().lower(): v.strip().lower() for k, v in mapping.items()}
+        self.skip_unknown = skip_unknown
+        self.unknown: dict[str, list[int]] = {}
+        self.skipped: dict[str, list[int]] = {}
+
+    def gpu(self, accelerator: str, provider: str, instance: str, line: int) -> str | None:
+        name = accelerator.strip().lower()
+        gpu = self.mapping.get(name)
+        if gpu is None:
+            gpu = next((g for p, a, pattern, g in _SPECIFIC
+                        if p == provider and a == name and re.fullmatch(pattern, instance)), None)
+        if gpu is None:
+            gpu = ACCELERATORS.get(name, name)
+        if gpu in self.known:
+            return self.known[gpu]
+        (self.skipped if self.skip_unknown else self.unknown).setdefault(
+            accelerator.strip(), []).append(line)
+        return None
+
+    def note(self, accelerator: str, gpu: str) -> str | None:
+        """A row note when the caller's mapping chose ``gpu`` for ``accelerator``."""
+        if accelerator.strip().lower() in self.mapping:
+            return f"accelerator {accelerator.strip()} counted as {gpu} (mapping given on import)"
+        return None
+
+    def problems(self) -> list[tuple[int | None, str]]:
+        problems: list[tuple[int | None, str]] = []
+        for name, lines in self.unknown.items():
+            target = self.mapping.get(name.lower())
+            if target is not None:
+                message = f"{name} is mapped to {target!r}, which is not a GPU id of the catalog"
+                problems.append((lines[0], message))
+                continue
+            near = close_matches(name, self.known.values(), n=1)
+            hint = f" (closest GPU id: {near[0]})" if near else ""
+            rows = f"{len(lines)} rows" if len(lines) > 1 else "1 row"
+            message = f"unknown accelerator {name!r} on {rows}: no GPU id of the catalog{hint}"
+            problems.append((lines[0], message))
+        return problems
+
