@@ -233,7 +233,7 @@ def test_breakdown_adds_up_and_each_line_is_quantity_times_price():
     assert len(priced) >= 8
     assert (priced.quantity * priced.price).to_numpy() == pytest.approx(priced.cost.to_numpy())
     rent = frame[(frame.option == "rent") & (frame.component == "rental")].iloc[0]
-    assert rent.unit == "instance-hours" and rent.price == 2.5
+    assert str(rent.unit) == "instance-hours" and rent.price == 2.5
 
 
 def test_free_tier_sessions_and_waiting_days():

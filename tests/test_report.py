@@ -18,8 +18,11 @@ from pathlib import Path
 import pytest
 
 import planner
+from planner.messages import Message
 from planner.render import FORMATS, content, fmt, format_for, render, summary_table, write_report
 from planner.result import Result
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 
 FIXTURE = Path(__file__).parent / "fixtures" / "result_small.py"
 DATE = datetime.date(2024, 6, 3)
@@ -640,9 +643,9 @@ def test_unknown_paper_or_language_is_refused(result):
 
 
 def test_chinese_without_a_font_warns_and_writes_english(result, html, monkeypatch):
-    from planner.render import LanguageFallbackWarning, i18n
+    from planner.render import LanguageFallbackWarning, fonts
 
-    monkeypatch.setattr(i18n, "cjk_font", lambda: None)
+    monkeypatch.setattr(fonts, "cjk_font", lambda: None)
     with pytest.warns(LanguageFallbackWarning, match="no font with Chinese glyphs"):
         page = render(result, "html", date=DATE, lang="zh").decode("utf-8")
     assert page == html
@@ -652,9 +655,9 @@ def test_cli_prints_the_fallback_warning(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from planner.cli import main
-    from planner.render import i18n
+    from planner.render import fonts
 
-    monkeypatch.setattr(i18n, "cjk_font", lambda: None)
+    monkeypatch.setattr(fonts, "cjk_font", lambda: None)
     usage = Path(__file__).resolve().parent.parent / "examples" / "usage.yaml"
     out = tmp_path / "plan.html"
     run = CliRunner().invoke(main, ["report", str(usage), "-o", str(out), "--lang", "zh",
@@ -699,7 +702,7 @@ def test_terminal_summary_in_chinese(result):
 
 
 def test_every_text_of_the_templates_is_in_the_catalog():
-    from planner.render import i18n
+    from planner.messages import CATALOGUE
     from planner.render.html import _template_source
 
     keys = set(re.findall(r'\bt\("([^"]+)"', _template_source("report.html")))
@@ -707,25 +710,25 @@ def test_every_text_of_the_templates_is_in_the_catalog():
                       .read_text() for name in ("content.py", "charts.py", "html.py",
                                                 "terminal.py"))
     keys |= set(re.findall(r'\bt\("([^"{]+)"', sources))
-    missing = sorted(keys - set(i18n.CATALOG))
+    missing = sorted(keys - set(CATALOGUE))
     assert not missing
-    untranslated = [k for k, (en, zh) in i18n.CATALOG.items()
+    untranslated = [k for k, (en, zh) in CATALOGUE.items()
                     if not zh and not k.startswith("fx.")]
     assert not untranslated
 
 
-@pytest.mark.skipif(not __import__("planner.render.i18n", fromlist=["x"]).cjk_font(),
+@pytest.mark.skipif(not __import__("planner.render.fonts", fromlist=["x"]).cjk_font(),
                     reason="no font with Chinese glyphs installed (fc-list :lang=zh)")
 def test_chinese_report(result):
     import warnings
 
-    from planner.render import i18n
+    from planner.render import fonts
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         page = render(result, "html", date=DATE, lang="zh").decode("utf-8")
     assert '<html lang="zh-Hans">' in page and "方案比较" in page and "第 " in page
-    assert i18n.cjk_font() in page
+    assert fonts.cjk_font() in page
     assert render(result, "html", date=DATE, lang="zh").decode("utf-8") == page
     pypdf = pytest.importorskip("pypdf")
     reader = pypdf.PdfReader(io.BytesIO(render(result, "pdf", date=DATE, lang="zh")))
@@ -784,37 +787,153 @@ def test_engine_reasons_and_warnings_are_translated():
     from planner.render import i18n
 
     result = _plan_with_every_reason_and_warning()
-    names = frozenset(o["name"] for o in result.data["options"])
-    texts = {text for row in result.data["options"]
-             for text in (row["reasons"] or []) + (row["warnings"] or [])}
-    assert len(texts) >= 5, texts
+    messages = {message for row in result.data["options"]
+                for message in (row["reasons"] or []) + (row["warnings"] or [])}
+    assert len(messages) >= 5, messages
     with i18n.language("zh"):
-        for text in texts:
-            translated = i18n.engine_sentence(text, names)
-            assert translated != text, text
+        for message in messages:
+            translated = i18n.text(message)
+            assert translated != str(message), message
             # What is left in Latin letters is names, keys and units, never English prose.
             prose = re.sub(r"[\w.-]*_[\w.-]*|“[^”]*”|\([^)]*\)|（[^）]*）|[A-Za-z0-9-]+\d[\w-]*",
                            "", translated)
             assert not re.search(r"\b(the|is|and|than|no|of)\b", prose), translated
-    assert i18n.engine_sentence(next(iter(texts)), names) == next(iter(texts))  # English
+    english = {text for row in result.to_dict()["options"]
+               for text in row["reasons"] + row["warnings"]}
+    assert {i18n.text(message) for message in messages} == english  # English outside zh
 
 
-@pytest.mark.parametrize("text", [
-    "no throughput figure relates rtx-4090 to mi300x; relative speed 1 assumed",
-    ("GPUs handed out at random (t4 70%, p100 30%); costs use the expected speed of the "
-     "sessions that get a GPU with enough memory"),
-    "relative_speed does not apply to FLOPs demand and was ignored",
-    "demand cannot be served",
-    "a job needs more GPUs (demand.gpus) than the machine has",
-    "fallback option 'rent' cannot take the work: demand cannot be served",
+@pytest.mark.parametrize("message, text", [
+    (Message("warning.no_throughput", gpu="rtx-4090", reference="mi300x"),
+     "no throughput figure relates rtx-4090 to mi300x; relative speed 1 assumed"),
+    (Message("warning.random_gpus", handed_out="t4 70%, p100 30%"),
+     ("GPUs handed out at random (t4 70%, p100 30%); costs use the expected speed of the "
+      "sessions that get a GPU with enough memory")),
+    (Message("warning.flops_speed"),
+     "relative_speed does not apply to FLOPs demand and was ignored"),
+    (Message("reason.unmet"), "demand cannot be served"),
+    (Message("reason.wide_own"), "a job needs more GPUs (demand.gpus) than the machine has"),
+    (Message("reason.fallback_target", target="rent", reason=Message("reason.unmet")),
+     "fallback option 'rent' cannot take the work: demand cannot be served"),
 ])
-def test_engine_notes_are_translated(text):
+def test_engine_notes_are_translated(message, text):
     from planner.render import i18n
 
+    assert str(message) == text
     with i18n.language("zh"):
-        translated = i18n.engine_sentence(text, frozenset({"rent"}))
+        translated = i18n.text(message)
     assert translated != text and not re.search(r"\b(the|is|to|of)\b", translated), translated
 
+
+
+def _plans_with_every_message():
+    """Results whose reasons, warnings, breakdown units and inputs cover every message the
+    rate cards, the engine and evaluation write."""
+    own = {"purchase_price": 1000, "power_watts": 300, "gpu_count": 2, "lifetime_years": 0.5}
+    financed = dict(own, financing={"annual_rate": 0.06, "months": 12, "down_payment": 100})
+    return [
+        _plan_with_every_reason_and_warning(),
+        planner.load(EXAMPLES_DIR / "usage.yaml").evaluate(),
+        planner.load(EXAMPLES_DIR / "startup-h100.yaml").evaluate(),
+        planner.load({
+            "version": 1, "horizon_months": 18, "discount_rate": 0.05,
+            "site": {"region": "us-ca", "pue": 1.3},
+            "demand": {"utilization": 0.6, "gpus": 1, "growth_per_year": 0.1, "data_gb": 10,
+                       "min_gpu_memory_gb": 12},
+            "options": [
+                {"name": "box", "own": own, "overflow": "spill"},
+                {"name": "loan", "own": financed},
+                {"name": "spill", "cloud": {"price_per_hour": 2, "gpus": 1}},
+                {"name": "term", "cloud": {"price_per_hour": 1.5, "gpus": 1,
+                                           "reserved_1y_price_per_hour": 1.0},
+                 "pricing": "reserved_1y"},
+                {"name": "colab", "free_tier": "colab-free", "fallback": "spill"},
+                {"name": "tight", "free_tier": "kaggle", "fallback": "small"},
+                {"name": "small", "cloud": {"price_per_hour": 1, "gpus": 1, "gpu_memory_gb": 8}},
+            ],
+        }).evaluate(),
+        planner.load({
+            "version": 1, "horizon_months": 12, "site": {"electricity_per_kwh": 0.1},
+            "demand": {"flops_per_month": 1e20, "gpus": 1},
+            "options": [
+                {"name": "box", "own": dict(own, gpu="rtx-4090"), "overflow": "cloud"},
+                {"name": "cloud", "cloud": {"price_per_hour": 2, "gpus": 1, "gpu": "a100-80gb"},
+                 "relative_speed": 2},
+            ],
+        }).evaluate(),
+    ]
+
+
+def _messages_of(result):
+    """Every message a Result holds: reasons, warnings, units, inputs, sensitivity labels,
+    assumptions."""
+    found = [m for row in result.data["options"] for m in row["reasons"] + row["warnings"]]
+    found += list(result.breakdown["unit"]) + [part for i in result.inputs for part in i]
+    found += list(result.sensitivity["input"]) if not result.sensitivity.empty else []
+    found += [a[key] for a in result.assumptions for key in ("item", "value")]
+    return [m for m in found if isinstance(m, Message)]
+
+
+def _names_in(messages):
+    """The text parameters of messages (option names, GPU ids, regions): names, not prose."""
+    names = set()
+    for message in messages:
+        for _, value in message.params:
+            if isinstance(value, Message):
+                names |= _names_in([value])
+            elif isinstance(value, str):
+                names.add(value)
+    return names
+
+
+def test_every_message_key_used_has_both_languages():
+    from planner.messages import CATALOGUE, keys_of
+
+    sources = "".join(path.read_text() for path in
+                      (Path(__file__).resolve().parent.parent / "planner").rglob("*.py")
+                      if path.name != "catalogue.py")
+    keys = set(re.findall(r'Message\(\s*"([a-z_]+\.[a-z_]+)"|"(qty\.[a-z_]+)"', sources))
+    keys = {key for pair in keys for key in pair if key}
+    for result in _plans_with_every_message():
+        keys |= set(keys_of(_messages_of(result)))
+    assert {"reason.overflow_target", "reason.fallback_target", "qty.passed_gpu_hours",
+            "qty.passed_flops", "qty.loan_payments", "qty.committed_instance_hours",
+            "qty.machines_sold", "input.utilization", "input.price_at"} <= keys
+    missing = sorted(k for k in keys if k not in CATALOGUE or not all(CATALOGUE[k]))
+    assert not missing
+
+
+def test_chinese_report_has_no_english_left_of_the_engine():
+    """The breakdown, reasons, warnings, inputs and sensitivity labels in Chinese: no word of
+    the English templates is left but names, ids, usage keys and units."""
+    from planner.messages import CATALOGUE
+    from planner.render import i18n
+
+    english_words = {word for key, (english, _) in CATALOGUE.items()
+                     if key.split(".")[0] in ("reason", "warning", "qty", "input", "assumption")
+                     for word in re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", english))}
+    allowed = {"GPU", "GB", "kWh", "PUE", "FLOPs", "overflow", "fallback"}  # units, usage keys
+    for result in _plans_with_every_message():
+        names = _names_in(_messages_of(result)) | {o["name"] for o in result.data["options"]}
+        with i18n.language("zh"):
+            texts = [row["unit"] for table in content.breakdown_tables(result)
+                     for row in table["rows"]]
+            for row in content.option_rows(result):
+                texts += row.reasons + row.warnings
+            texts += content.warnings(result, DATE)
+            texts += [part for pair in content.inputs(result) for part in pair]
+            analysis = content.sensitivity(result)
+            if analysis:
+                texts += [r["input"] for r in analysis["rows"]] + analysis["still"]
+            texts += [r["reasons"] for r in content.free_tier_rows(result)]
+        for text in texts:
+            text = " ".join(text) if isinstance(text, list) else text
+            for name in sorted(names, key=len, reverse=True):
+                text = text.replace(name, " ")
+            # usage keys (min_gpu_memory_gb, demand.gpus) and ids with digits are not prose
+            words = re.sub(r"[\w.-]*[_.][\w.-]*[a-z][\w.-]*|[A-Za-z0-9-]*\d[\w-]*", " ", text)
+            left = set(re.findall(r"[A-Za-z]{2,}", words)) & english_words - allowed
+            assert not left, (text, left)
 
 def test_the_python_api_honours_source_date_epoch_like_the_command_line(result, monkeypatch):
     """SPEC §4: planner.render writes the same files as the command line, which dates them by

@@ -17,7 +17,7 @@ def test_rows_equal_the_moved_plans(monkeypatch):
     monkeypatch.chdir(__file__.rsplit("/tests/", 1)[0])
     plan = planner.load(EXAMPLE)
     result = plan.evaluate(sensitivity_range=0.2)
-    table = result.sensitivity.set_index("input")
+    table = result.sensitivity.set_index(result.sensitivity["input"].map(str))  # in English
     own, versus = result.sensitivity.attrs["pair"]
     assert own == result.cheapest
     box = plan.usage["options"][0]["own"]

@@ -188,7 +188,7 @@ def test_free_tier_too_little_memory_without_fallback_is_infeasible():
     m = model(free_tier(memory=16), dem=demand(level=1, min_mem=40))
     tier = compute(m).options[0]
     assert not tier.feasible[0]
-    assert any("memory" in reason for _, reason in tier.flows.infeasible)
+    assert any("memory" in str(reason) for _, reason in tier.flows.infeasible)
 
 
 def test_target_storage_only_in_months_it_serves():

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from planner.messages import Message
+
 Array = np.ndarray
 
 
@@ -124,7 +126,7 @@ class FreeTierCard(Card):
     setup_minutes: Array = None
     availability: Array = None
     fallback: str | None = None
-    framework_reason: str | None = None  # why the tier cannot run the work's framework
+    framework_reason: Message | None = None  # why the tier cannot run the work's framework
 
 
 @dataclass

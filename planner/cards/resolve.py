@@ -24,6 +24,7 @@ from planner.cards.model import (
     col,
 )
 from planner.errors import Problem, suggestion_text
+from planner.messages import Message
 from pricing.catalog import Catalog
 from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
 from pricing.rates import (
@@ -44,7 +45,7 @@ MAX_LIFETIME_YEARS = 1e300
 class Resolved:
     model: Model
     provenance: list[Provenance]
-    warnings: dict[str, list[str]]  # option name -> warnings found while resolving
+    warnings: dict[str, list[Message]]  # option name -> warnings found while resolving
     issues: list[Problem]  # by key path; the caller locates them
     site: dict[str, Any] = field(default_factory=dict)  # site keys, catalog defaults filled
 
@@ -62,7 +63,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     """Build the model of a usage document given as plain data (SPEC §1 keys)."""
     issues: list[Problem] = []
     provenance: list[Provenance] = []
-    warnings: dict[str, list[str]] = {}
+    warnings: dict[str, list[Message]] = {}
     d = usage["demand"]
     H = usage["hours_per_month"]
     form, level = demand_level(d, H)
@@ -80,7 +81,8 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     if reference is not None:
         try:
             row = catalog.gpu(reference)
-            provenance.append(Provenance(f"reference GPU {row.name}", "throughput reference",
+            provenance.append(Provenance(Message("assumption.reference_gpu", gpu=row.name),
+                                         Message("assumption.throughput_reference"),
                                          row.as_of, row.source))
         except LookupError as err:
             issues.append(Problem(f"unknown GPU {reference!r} in the catalog",
@@ -92,7 +94,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     for i, option in enumerate(usage["options"]):
         name = option["name"]
         path = f"options[{i}]"
-        notes: list[str] = []
+        notes: list[Message] = []
         try:
             card, prov = _card(usage, site, option, catalog, demand, reference, notes)
         except PricingError as err:
@@ -120,13 +122,13 @@ def _unique(items: list[Provenance]) -> list[Provenance]:
 
 
 def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tflops,
-                        reference, catalog: Catalog, notes: list[str]):
+                        reference, catalog: Catalog, notes: list[Message]):
     """Own GPU-hours per reference unit, and the job length on this option [h]."""
     d = usage["demand"]
     speed = option.get("relative_speed")
     if demand.form == "flops":
         if speed is not None:
-            notes.append("relative_speed does not apply to FLOPs demand and was ignored")
+            notes.append(Message("warning.flops_speed"))
         peak = np.asarray(peak_tflops, dtype=float)
         if np.isnan(peak).any():
             raise PricingError("relative_speed" if gpu is None else "gpu",
@@ -142,8 +144,7 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
             if ratio is not None:
                 speed = ratio
             else:
-                notes.append(f"no throughput figure relates {gpu} to {reference}; "
-                             "relative speed 1 assumed")
+                notes.append(Message("warning.no_throughput", gpu=gpu, reference=reference))
     speed = col(speed)
     job = None if demand.job_hours is None else demand.job_hours / speed
     return 1.0 / speed, job
@@ -179,7 +180,7 @@ def _site(usage, catalog: Catalog, issues: list[Problem],
 
 
 def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: Catalog,
-                     notes: list[str]):
+                     notes: list[Message]):
     """A tier that hands out GPUs at random: the expected own GPU-hours per unit of work over
     the GPUs with enough memory, the memory the work can count on, and the share of sessions
     that get such a GPU."""
@@ -205,8 +206,7 @@ def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: C
     usable = [m for m in memories if m is not None and not np.isnan(m) and m >= need]
     memory = min(usable) if usable else np.nan
     handed_out = ", ".join(f"{g} {s:.0%}" for g, s in rates.gpu_options.items())
-    notes.append(f"GPUs handed out at random ({handed_out}); costs use the expected speed of "
-                 "the sessions that get a GPU with enough memory")
+    notes.append(Message("warning.random_gpus", handed_out=handed_out))
     return per_unit / share_ok, col(memory), share_ok
 
 
@@ -302,7 +302,7 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
         fee_per_month=col(rates.fee_per_month), setup_minutes=setup,
         availability=availability, fallback=option.get("fallback"),
         framework_reason=(None if not rates.frameworks or framework in rates.frameworks else
-                          f"the tier runs only {', '.join(rates.frameworks)}; the work uses "
-                          f"{framework} (demand.framework)"),
+                          Message("reason.framework", frameworks=", ".join(rates.frameworks),
+                                  framework=framework)),
     )
     return card, rates.provenance

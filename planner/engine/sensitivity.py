@@ -19,6 +19,7 @@ import pandas as pd
 
 from planner.cards.model import Array, CloudCard, Model, OwnCard
 from planner.engine.figures import Figures, compute
+from planner.messages import Message
 
 #: Default relative move of every input, down and up.
 DEFAULT_RANGE = 0.25
@@ -26,9 +27,10 @@ DEFAULT_RANGE = 0.25
 
 @dataclass(frozen=True)
 class Input:
-    """One input the analysis moves: its label and how a factor (S, 1) changes the model."""
+    """One input the analysis moves: its label (a message) and how a factor (S, 1) changes the
+    model."""
 
-    label: str
+    label: Message
     apply: Callable[[Model, Array], Model]
 
 
@@ -48,23 +50,25 @@ def key_inputs(model: Model) -> list[Input]:
     d, cal = model.demand, model.calendar
     owns = [n for n, c in model.cards.items() if isinstance(c, OwnCard)]
     clouds = [n for n, c in model.cards.items() if isinstance(c, CloudCard)]
-    inputs = [Input("Demand", lambda m, f: dataclasses.replace(
+    inputs = [Input(Message("input.demand"), lambda m, f: dataclasses.replace(
         m, demand=dataclasses.replace(m.demand, level=m.demand.level * f)))]
     if np.any(d.growth_per_year != 0):
-        inputs.append(Input("Demand growth", lambda m, f: dataclasses.replace(
+        inputs.append(Input(Message("input.demand_growth"), lambda m, f: dataclasses.replace(
             m, demand=dataclasses.replace(m.demand, growth_per_year=m.demand.growth_per_year * f))))
     if owns and any(np.any(model.cards[n].electricity_per_kwh != 0) for n in owns):
-        inputs.append(Input("Electricity price", lambda m, f: _scaled_cards(
+        inputs.append(Input(Message("input.electricity_price"), lambda m, f: _scaled_cards(
             m, owns, ("electricity_per_kwh",), f)))
     for name in owns:
-        inputs.append(Input(f"Price of {name}", lambda m, f, n=name: _scaled_cards(
+        label = Message("input.price_of", name=name)
+        inputs.append(Input(label, lambda m, f, n=name: _scaled_cards(
             m, [n], ("purchase_price",), f)))
     for name in clouds:
-        inputs.append(Input(f"Prices of {name}", lambda m, f, n=name: _scaled_cards(
+        label = Message("input.prices_of", name=name)
+        inputs.append(Input(label, lambda m, f, n=name: _scaled_cards(
             m, [n], ("price_per_hour", "on_demand_price_per_hour", "reserved_price_per_hour",
                      "storage_per_gb_month"), f)))
     if np.any(cal.discount_rate != 0):
-        inputs.append(Input("Discount rate", lambda m, f: dataclasses.replace(
+        inputs.append(Input(Message("input.discount_rate"), lambda m, f: dataclasses.replace(
             m, calendar=dataclasses.replace(m.calendar, discount_rate=m.calendar.discount_rate
                                             * f))))
     return inputs

@@ -3,7 +3,8 @@
 Each option kind has one pure function from its card and the work it is given to its
 :class:`Flows`. Work is in reference units (reference GPU-hours, or FLOPs), shape (S, T + 1),
 month 0 empty. Overflow and fallback targets are evaluated on the work passed to them and
-folded into the passing option's flows.
+folded into the passing option's flows. Reasons, warnings and units are
+:class:`~planner.messages.Message` records, never prose: the report renders them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from planner.cards.model import Array, CloudCard, FreeTierCard, Model, OwnCard
 from planner.engine.money import annuity_payment, discount_factors, loan_balance
+from planner.messages import Message
 
 COMPONENTS = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
               "fixed", "operating", "rental", "reservation", "storage", "fee", "overflow",
@@ -37,11 +39,11 @@ class Flows:
     carbon_kg : energy × grid intensity, None when unknown [kg CO2e]
     capacity : usable GPU-hours per month (own, free tier), (S,), else None [h]
     infeasible : (mask (S,), reason) pairs; a scenario is infeasible where any mask is true
-    warnings : (mask (S,), text) pairs
+    warnings : (mask (S,), message) pairs
     redirected : (mask, reason) pairs where all work goes to the target (free tier); infeasible
         reasons when there is no target
-    quantities : component -> (quantity per month, or a function giving it; unit; price per
-        unit, None where it varies): what each cost is made of, for the report's breakdown
+    quantities : component -> (quantity per month, or a function giving it; unit, a Message;
+        price per unit, None where it varies): what each cost is made of, for the report's breakdown
     """
 
     components: dict[str, Array]
@@ -52,9 +54,9 @@ class Flows:
     energy_kwh: Array | None = None
     carbon_kg: Array | None = None
     capacity: Array | None = None
-    infeasible: list[tuple[Array, str]] = field(default_factory=list)
-    warnings: list[tuple[Array, str]] = field(default_factory=list)
-    redirected: list[tuple[Array, str]] = field(default_factory=list)
+    infeasible: list[tuple[Array, Message]] = field(default_factory=list)
+    warnings: list[tuple[Array, Message]] = field(default_factory=list)
+    redirected: list[tuple[Array, Message]] = field(default_factory=list)
     quantities: dict[str, tuple] = field(default_factory=dict)
     target: Flows | None = None  # the overflow/fallback option's flows on the passed work
 
@@ -128,30 +130,33 @@ def option_flows(model: Model, name: str, work: Array, *, as_target: bool) -> Fl
         flows.infeasible.append((has_passed, _unmet_reason(card)))
         return flows
     for mask, reason in flows.redirected:
-        flows.warnings.append((mask, f"{reason}; all work goes to {target!r}"))
+        flows.warnings.append((mask, Message("warning.redirected", reason=reason,
+                                             target=target)))
     inner = option_flows(model, target, passed, as_target=True)
     label = "overflow" if isinstance(card, OwnCard) else "fallback"
     flows.components[label] = inner.monthly_cost
-    unit = "reference GPU-hours" if model.demand.form == "gpu_hours" else "FLOPs"
-    flows.quantities[label] = (passed, f"{unit} passed to {target}", None)
+    unit = "qty.passed_gpu_hours" if model.demand.form == "gpu_hours" else "qty.passed_flops"
+    flows.quantities[label] = (passed, Message(unit, target=target), None)
     flows.target = inner
     flows.residual_value = flows.residual_value + inner.residual_value
     flows.energy_kwh = _add_optional(flows.energy_kwh, inner.energy_kwh)
     flows.carbon_kg = _add_optional(flows.carbon_kg, inner.carbon_kg)
     for mask, reason in inner.infeasible:
         flows.infeasible.append((np.broadcast_to(mask, (rows,)) & has_passed,
-                                 f"{label} option {target!r} cannot take the work: {reason}"))
+                                 Message(f"reason.{label}_target", target=target,
+                                         reason=reason)))
     for mask, text in inner.warnings:
-        flows.warnings.append((np.broadcast_to(mask, (rows,)) & has_passed, f"{target}: {text}"))
+        flows.warnings.append((np.broadcast_to(mask, (rows,)) & has_passed,
+                               Message("warning.of_target", target=target, warning=text)))
     return flows
 
 
-def _unmet_reason(card) -> str:
+def _unmet_reason(card) -> Message:
     if isinstance(card, OwnCard):
-        return "demand exceeds the machine's capacity and no overflow option is set"
+        return Message("reason.unmet_own")
     if isinstance(card, FreeTierCard):
-        return "demand exceeds what the tier grants and no fallback option is set"
-    return "demand cannot be served"
+        return Message("reason.unmet_free_tier")
+    return Message("reason.unmet")
 
 
 def _add_optional(a, b):
@@ -192,7 +197,7 @@ def _memory_checks(model: Model, card, rows: int, flows: Flows) -> None:
         flows.warnings.append((unknown, _UNKNOWN_MEMORY))
 
 
-_UNKNOWN_MEMORY = "GPU memory is unknown; it was not checked against min_gpu_memory_gb"
+_UNKNOWN_MEMORY = Message("warning.memory_unknown")
 
 
 def _serves_nothing(flows: Flows, mask: Array) -> None:
@@ -203,10 +208,9 @@ def _serves_nothing(flows: Flows, mask: Array) -> None:
     flows.__dict__.pop("unmet", None)  # computed again from the new served
 
 
-def _memory_reason(card, need) -> str:
+def _memory_reason(card, need) -> Message:
     have = float(np.nanmax(card.gpu_memory_gb)) if np.isfinite(card.gpu_memory_gb).any() else 0
-    return (f"GPU memory {have:g} GB is less than the {float(np.max(need)):g} GB "
-            "the work needs (min_gpu_memory_gb)")
+    return Message("reason.memory", have=have, need=float(np.max(need)))
 
 
 # -- cloud ----------------------------------------------------------------------------------
@@ -294,16 +298,18 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
         over = np.maximum(hours - reserved * H, 0.0)
         components["rental"] = over * card.on_demand_price_per_hour  # month 0 has no work
         quantities = {
-            "reservation": (committed, "committed instance-hours", card.reserved_price_per_hour),
-            "rental": (over, "on-demand instance-hours", card.on_demand_price_per_hour)}
+            "reservation": (committed, Message("qty.committed_instance_hours"),
+                            card.reserved_price_per_hour),
+            "rental": (over, Message("qty.on_demand_instance_hours"),
+                       card.on_demand_price_per_hour)}
     else:
         components["rental"] = hours * card.price_per_hour  # month 0 has no work
-        quantities = {"rental": (hours, "instance-hours", card.price_per_hour)}
+        quantities = {"rental": (hours, Message("qty.instance_hours"), card.price_per_hour)}
     gb_months = model.demand.data_gb * in_horizon
     if as_target:
         gb_months = gb_months * (work > 0)
     components["storage"] = gb_months * card.storage_per_gb_month
-    quantities["storage"] = (gb_months, "GB-months", card.storage_per_gb_month)
+    quantities["storage"] = (gb_months, Message("qty.gb_months"), card.storage_per_gb_month)
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
                   served=needed, quantities=quantities)
     _memory_checks(model, card, rows, flows)
@@ -327,10 +333,10 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     bought = (m == 0) | replaced
     resale = card.resale_fraction * price
     components = {"resale": np.where(replaced, -resale, 0.0)}
-    quantities = {"resale": (replaced * 1.0, "machines sold", -resale)}
+    quantities = {"resale": (replaced * 1.0, Message("qty.machines_sold"), -resale)}
     if card.financing is None:
         components["purchase"] = np.where(bought, price, 0.0)
-        quantities["purchase"] = (bought * 1.0, "machines", price)
+        quantities["purchase"] = (bought * 1.0, Message("qty.machines"), price)
     else:
         f = card.financing
         down = np.minimum(f.down_payment, price)
@@ -345,10 +351,10 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
         payoff_month = (m >= 1) & (replaced | (m == T))
         components["loan_payoff"] = np.where(payoff_month,
                                              loan_balance(principal, rate, f.months, paid), 0.0)
-        quantities["purchase"] = (bought * 1.0, "down payments", down)
-        quantities["financing"] = (paying * 1.0, "loan payments", payment)
+        quantities["purchase"] = (bought * 1.0, Message("qty.down_payments"), down)
+        quantities["financing"] = (paying * 1.0, Message("qty.loan_payments"), payment)
         quantities["loan_payoff"] = (
-            lambda: (components["loan_payoff"] > 0) * 1.0, "loans paid off", None)
+            lambda: (components["loan_payoff"] > 0) * 1.0, Message("qty.loans_paid_off"), None)
     last_bought = L * np.floor((T - 1) / L) if T >= 1 else 0.0
     age = T - last_bought
     residual = price - (price - resale) * age / L
@@ -371,10 +377,10 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
         energy_kwh = energy_kwh + (idle_kw * H * card.pue) * in_horizon
     components, residual, quantities = purchase_flows(card, model.calendar.horizon_months)
     quantities.update({
-        "energy": (energy_kwh, "kWh", card.electricity_per_kwh),
-        "maintenance": (in_horizon / 12.0, "years", card.maintenance_per_year),
-        "fixed": (in_horizon, "months", card.fixed_cost_per_month),
-        "operating": (system_hours, "system-hours", card.operating_cost_per_hour),
+        "energy": (energy_kwh, Message("qty.kwh"), card.electricity_per_kwh),
+        "maintenance": (in_horizon / 12.0, Message("qty.years"), card.maintenance_per_year),
+        "fixed": (in_horizon, Message("qty.months"), card.fixed_cost_per_month),
+        "operating": (system_hours, Message("qty.system_hours"), card.operating_cost_per_hour),
     })
     components.update({
         "energy": energy_kwh * card.electricity_per_kwh,
@@ -391,7 +397,7 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
         flows.carbon_kg = flows.energy_kwh * card.carbon_kg_per_kwh
     wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
     if wide.any():
-        flows.infeasible.append((wide, "a job needs more GPUs (demand.gpus) than the machine has"))
+        flows.infeasible.append((wide, Message("reason.wide_own")))
         _serves_nothing(flows, wide)
     _memory_checks(model, card, rows, flows)
     return flows
@@ -430,7 +436,7 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
     fee = card.fee_per_month * in_horizon
     flows = Flows(components={"fee": fee}, residual_value=np.zeros(rows), needed=needed,
                   served=served, capacity=np.broadcast_to(capacity[:, 0], (rows,)),
-                  quantities={"fee": (in_horizon, "months", card.fee_per_month)})
+                  quantities={"fee": (in_horizon, Message("qty.months"), card.fee_per_month)})
     if memory_unknown.any():
         flows.warnings.append((memory_unknown, _UNKNOWN_MEMORY))
     # Too little memory or too few GPUs sends all the work to the fallback (SPEC §5.4); without
@@ -439,7 +445,7 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
         flows.redirected.append(
             (memory_small, _memory_reason(card, model.demand.min_gpu_memory_gb)))
     if wide.any():
-        flows.redirected.append((wide, "a job needs more GPUs (demand.gpus) than the tier gives"))
+        flows.redirected.append((wide, Message("reason.wide_free_tier")))
     if card.framework_reason is not None:
         flows.redirected.append((other_framework, card.framework_reason))
     return flows

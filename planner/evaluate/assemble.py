@@ -13,8 +13,8 @@ from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.engine.tco import COMPONENTS
-from planner.render import fmt
-from planner.result import Result
+from planner.messages import Message, Money, Number, Share
+from planner.result import Input, Result
 
 #: Points of the cost-against-usage curve in the report.
 USAGE_CURVE_POINTS = 81
@@ -190,7 +190,7 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
     return row
 
 
-def _unique(items: list[str]) -> list[str]:
+def _unique(items: list[Message]) -> list[Message]:
     return list(dict.fromkeys(items))
 
 
@@ -249,29 +249,38 @@ def _assumptions(plan) -> list[dict[str, Any]]:
     return out
 
 
-def _inputs(plan) -> list[tuple[str, str]]:
-    """The few inputs that matter most, formatted."""
+def _inputs(plan) -> list[Input]:
+    """The few inputs that matter most: a label and a value, both messages (the renderer
+    formats the value's money, shares and figures)."""
     usage = plan.usage
     currency = usage["currency"]
     d = usage["demand"]
     out = []
     if d.get("gpu_hours_per_month") is not None:
-        out.append(("Demand", f"{fmt.number(d['gpu_hours_per_month'], 0)} GPU-hours/month"))
+        value = Message("input.gpu_hours", hours=Number(d["gpu_hours_per_month"], 0))
     elif d.get("utilization") is not None:
-        out.append(("Demand", f"{fmt.percent(d['utilization'])} of {d['gpus']} GPU(s) busy"))
+        value = Message("input.utilization", share=Share(d["utilization"]), gpus=d["gpus"])
     else:
-        out.append(("Demand", f"{d['flops_per_month']:.3g} FLOPs/month"))
+        value = Message("input.flops", flops=d["flops_per_month"])
+    out.append(Input(Message("input.demand"), value))
     if d.get("growth_per_year"):
-        out.append(("Demand growth", f"{fmt.percent(d['growth_per_year'])} a year"))
-    out.append(("GPUs per job", str(d["gpus"])))
-    out.append(("Horizon", f"{usage['horizon_months']} months"))
+        out.append(Input(Message("input.demand_growth"),
+                         Message("input.per_year", share=Share(d["growth_per_year"]))))
+    out.append(Input(Message("input.gpus_per_job"), Message("input.count", n=d["gpus"])))
+    out.append(Input(Message("input.horizon"),
+                     Message("input.months", n=usage["horizon_months"])))
     if usage["discount_rate"]:
-        out.append(("Discount rate", f"{fmt.percent(usage['discount_rate'])} a year"))
+        out.append(Input(Message("input.discount_rate"),
+                         Message("input.per_year", share=Share(usage["discount_rate"]))))
     site = plan.resolved.site
     if site.get("electricity_per_kwh") is not None:
-        price = float(np.asarray(site["electricity_per_kwh"]).ravel()[0])
-        where = f" ({site['region']}, {site.get('tariff') or 'business'})" if site.get(
-            "region") and (usage.get("site") or {}).get("electricity_per_kwh") is None else ""
-        out.append(("Electricity", fmt.money_rate(price, currency, "kWh") + where))
-        out.append(("PUE", f"{float(np.asarray(site['pue']).ravel()[0]):g}"))
+        price = Money(float(np.asarray(site["electricity_per_kwh"]).ravel()[0]), currency, "kWh")
+        if site.get("region") and (usage.get("site") or {}).get("electricity_per_kwh") is None:
+            value = Message("input.price_at", price=price, region=site["region"],
+                            tariff=site.get("tariff") or "business")
+        else:
+            value = Message("input.price", price=price)
+        out.append(Input(Message("input.electricity"), value))
+        out.append(Input(Message("input.pue"), Message(
+            "input.pue_value", pue=float(np.asarray(site["pue"]).ravel()[0]))))
     return out

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from planner.messages import Message, render
 from planner.result import is_missing
 
 if TYPE_CHECKING:
@@ -107,7 +108,12 @@ class PlanDiff:
     options_removed: list[str]
     options: list[OptionChange]
     break_even: list[BreakEvenChange]
-    notes: list[str] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)  # the notes, as messages
+
+    @property
+    def notes(self) -> list[str]:
+        """What the reader should know about the comparison itself, in English."""
+        return [render(message, "en") for message in self.messages]
 
     @property
     def cheapest(self) -> tuple[str | None, str | None]:
@@ -268,11 +274,11 @@ def compare(old_result: Result, new_result: Result, *, old_name: str = "old",
     same_money = old_data["currency"] == new_data["currency"]
     notes = []
     if not same_money:
-        notes.append(f"The plans are in different currencies ({old_data['currency']} and "
-                     f"{new_data['currency']}): money changes are not computed.")
+        notes.append(Message("diff.currencies", old=old_data["currency"],
+                             new=new_data["currency"]))
     if old_data["horizon_months"] != new_data["horizon_months"]:
-        notes.append(f"The horizons differ ({old_data['horizon_months']} and "
-                     f"{new_data['horizon_months']} months): totals cover different periods.")
+        notes.append(Message("diff.horizons", old=old_data["horizon_months"],
+                             new=new_data["horizon_months"]))
 
     old_rows = {r["name"]: r for r in old_data["options"]}
     new_rows = {r["name"]: r for r in new_data["options"]}
@@ -304,7 +310,7 @@ def compare(old_result: Result, new_result: Result, *, old_name: str = "old",
         inputs, added, removed = input_changes(old_usage, new_usage)
     return PlanDiff(old=_side(old_name, old_result), new=_side(new_name, new_result),
                     inputs=inputs, options_added=added, options_removed=removed,
-                    options=options, break_even=pairs, notes=notes)
+                    options=options, break_even=pairs, messages=notes)
 
 
 def diff(old: Any, new: Any) -> PlanDiff:

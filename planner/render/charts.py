@@ -13,7 +13,7 @@ Each function takes a :class:`planner.result.Result` and returns an ``<svg>`` el
 ``<title>`` element and ``aria-label``), or ``None`` when the result has nothing to draw.
 Output is deterministic: a fixed hash salt, no dates in the metadata. Text stays text
 (``svg.fonttype: none``) in DejaVu Sans, the font matplotlib measured it with (and, for
-Chinese, the CJK font :mod:`planner.render.i18n` found), so it is sharp, searchable and the
+Chinese, the CJK font :mod:`planner.render.fonts` found), so it is sharp, searchable and the
 same size as the report's own text.
 
 Colours are the Okabe–Ito palette (safe for colour-blind readers); every option also has its
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner.render import content, fmt, i18n
+from planner.render import content, fmt, fonts, i18n
 from planner.render.content import marked_break_even
 from planner.render.i18n import t
 
@@ -85,14 +85,14 @@ def _fonts() -> list[str]:
     """The font families of the charts: DejaVu Sans, then a CJK family for Chinese."""
     if i18n.current() != "zh":
         return [FONT]
-    family = i18n.cjk_font()
+    family = fonts.cjk_font()
     if family is None:
         return [FONT]
     from matplotlib import font_manager
 
     known = {(f.name, f.weight) for f in font_manager.fontManager.ttflist}
     for weight in ("regular", "bold"):
-        path = i18n.cjk_font_file(family, weight)
+        path = fonts.cjk_font_file(family, weight)
         if path and not any(name == family and str(w) in (weight, "700" if weight == "bold"
                                                           else "400") for name, w in known):
             font_manager.fontManager.addfont(path)

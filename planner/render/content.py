@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner.render import fmt
-from planner.render.i18n import current, engine_sentence, engine_text, join, t
+from planner.render import fmt, i18n
+from planner.render.i18n import current, join, t
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from planner.messages import Text
     from planner.result import Result
 
 COMPONENT_ORDER = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
@@ -288,7 +289,7 @@ def _payoff_figure(result: Result) -> dict[str, str]:
 
 
 def _quoted(label: str) -> str:
-    return f"\u201c{engine_text(label)}\u201d"
+    return f"\u201c{i18n.text(label)}\u201d"
 
 
 def risk_sentence(result: Result) -> str:
@@ -344,7 +345,7 @@ def _swing(row: Any) -> float:
 
 def inputs(result: Result) -> list[tuple[str, str]]:
     """The inputs that matter most, as (label, value), in the report's language."""
-    return [(engine_text(label), engine_text(value)) for label, value in result.inputs]
+    return [(i18n.text(label), i18n.text(value)) for label, value in result.inputs]
 
 
 def site_pue(result: Result) -> float:
@@ -402,10 +403,9 @@ def _kind_text(kind: str) -> str:
     return t(f"kind.{kind}") if kind in KIND_LABELS else kind
 
 
-def _sentences_of(result: Result, texts: list[str] | None) -> list[str]:
+def _sentences_of(result: Result, texts: list[Text] | None) -> list[str]:
     """The engine's reasons or warnings of an option, in the report's language."""
-    names = frozenset(o["name"] for o in result.data["options"])
-    return [engine_sentence(text, names) for text in texts or []]
+    return [i18n.text(message) for message in texts or []]
 
 
 def option_rows(result: Result) -> list[OptionRow]:
@@ -559,7 +559,7 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
     for item in result.assumptions:
         value = item.get("value")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            text = fmt.MISSING if value is None else str(value)
+            text = fmt.MISSING if value is None else i18n.text(value)
         else:
             text = fmt.figure(value)
         source = item.get("source")
@@ -570,7 +570,7 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
         else:
             source_text = fmt.MISSING
         rows.append({
-            "item": str(item.get("item", "")),
+            "item": i18n.text(item.get("item", "")),
             "value": text,
             "as_of": str(item["as_of"]) if item.get("as_of") else fmt.MISSING,
             "source": source_text,
@@ -705,7 +705,7 @@ def breakdown_tables(result: Result) -> list[dict[str, Any]]:
             rows.append({
                 "component": _component_label(item.component),
                 "quantity": "" if residual else _quantity(item.quantity),
-                "unit": "" if residual else engine_text(str(item.unit or "")),
+                "unit": "" if residual else i18n.text(item.unit or ""),
                 "price": "" if fmt.is_missing(item.price) else fmt.price(item.price, currency),
                 "cost": _money(cost, currency),
                 "sub": False,
@@ -787,10 +787,10 @@ def sensitivity(result: Result) -> dict[str, Any] | None:
         base = option_name(row.cheapest)
         low, high = option_name(row.cheapest_low), option_name(row.cheapest_high)
         if _swing(row) == 0 and low == base and high == base:
-            still.append(engine_text(row.input))
+            still.append(i18n.text(row.input))
             continue
         rows.append({
-            "input": engine_text(row.input),
+            "input": i18n.text(row.input),
             "low": float("nan") if fmt.is_missing(row.months_low) else float(row.months_low),
             "high": float("nan") if fmt.is_missing(row.months_high) else float(row.months_high),
             "low_text": fmt.months(row.months_low),

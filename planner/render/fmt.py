@@ -26,6 +26,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
+from planner.messages import Money, Number, Share
 from planner.result import is_missing
 
 if TYPE_CHECKING:
@@ -214,3 +215,16 @@ def percent(x: float | None, decimals: int | None = None) -> str:
     if decimals is None:
         decimals = 0 if math.isclose(value, round(value), abs_tol=1e-9) else 1
     return f"{number(value, decimals)}%"
+
+
+def value(x: Money | Share | Number) -> str:
+    """A typed value of a message (:mod:`planner.messages`) as text in the current language:
+    money or a price per unit, a share as a percentage, a figure with separators."""
+    if isinstance(x, Money):
+        if x.per:
+            return money_rate(x.amount, x.currency, x.per)
+        return money(x.amount, x.currency)
+    if isinstance(x, Share):
+        return percent(x.value)
+    return number(x.value, x.decimals)
+

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.render import charts, content, fmt, i18n
+from planner.render.fonts import cjk_font
 from planner.render.paper import PAGE, check_paper
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def _page_css(paper: str, lang: str) -> str:
               f"{_css_string(i18n.t('page.end'))}")
     rules = [f"@page {{ size: {size}; margin-left: {side}; margin-right: {side};",
              f"  @bottom-right {{ content: {number}; }} }}"]
-    family = i18n.cjk_font() if lang == "zh" else None
+    family = cjk_font() if lang == "zh" else None
     if family:
         fonts = f'"DejaVu Sans", {_css_string(family)}, sans-serif'
         rules += [f"html {{ font-family: {fonts}; }}",

@@ -320,7 +320,8 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     lines = [f"# {_cell(data['title'])}", "", " · ".join(meta), "",
              content.recommendation(result), ""]
     if result.inputs:
-        lines += [f"- {_cell(label)}: {_cell(value)}" for label, value in result.inputs] + [""]
+        lines += [f"- {_cell(label)}: {_cell(value)}"
+                  for label, value in content.inputs(result)] + [""]
 
     lines += ["## Options compared", ""]
     rows = []

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import TYPE_CHECKING, Any
 
+from planner.messages import Message
 from planner.render import content
 from planner.result import OPTION_FIELDS
 
@@ -78,7 +79,9 @@ class Table:
 
 def clean(value: Any) -> Any:
     """A cell value: ``None`` for a missing figure (None, NaN) or empty text, numpy scalars as
-    Python ones."""
+    Python ones, a message as its English text (the tables are written in English)."""
+    if isinstance(value, Message):
+        value = str(value)
     if value is None or (isinstance(value, str) and value == ""):
         return None
     if hasattr(value, "item") and not isinstance(value, (list, tuple, str)):
@@ -359,7 +362,7 @@ def summary(result: Result, date: datetime.date) -> list[tuple[str, Any, str]]:
     if best is not None:
         items += [("Cheapest: total cost", clean(best["total_cost"]), "money"),
                   ("Cheapest: present value", clean(best["present_value"]), "money")]
-    items += [(label, value, "text") for label, value in result.inputs]
+    items += [(label, value, "text") for label, value in content.inputs(result)]
     for note in content.warnings(result, date):
         items.append(("Warning", note, "text"))
     return items
