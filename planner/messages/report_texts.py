@@ -1,0 +1,421 @@
+"""The report's fixed texts, key -> (English, Chinese): the title block, the tables, the
+charts, the appendix's formulas. An empty Chinese text falls back to the English one (the
+formulas in plain notation).
+"""
+
+from __future__ import annotations
+
+REPORT_TEXTS: dict[str, tuple[str, str]] = {
+    "list.sep": (", ", "、"),
+    "list.and": (" and ", " 和 "),
+    "list.or": (" or ", " 或 "),
+    "period": (".", "。"),
+    "colon": (": ", "："),
+
+    # title block
+    "kicker": ("GPU cost report", "GPU 成本报告"),
+    "html.title": ("{title}: GPU cost report", "{title}：GPU 成本报告"),
+    "meta.horizon": ("{months}-month horizon", "规划期 {months} 个月"),
+    "meta.money": ("money in {currency}", "金额单位 {currency}"),
+    "meta.discounted": (", discounted at {rate} a year", "，年折现率 {rate}"),
+    "meta.catalog": ("catalog data as of {date}", "目录数据截至 {date}"),
+    "meta.no_catalog": ("no catalog data used", "未使用目录数据"),
+    "page": ("Page", "第"),
+    "page.of": ("of", "页，共"),
+    "page.end": ("", " 页"),
+
+    # the answer
+    "verb.own": ("Buy", "购买"),
+    "verb.cloud": ("Rent", "租用"),
+    "verb.free_tier": ("Use", "使用"),
+    "verb.other": ("Choose", "选择"),
+    "verdict.only_infeasible": (
+        "The only option cannot serve the demand; the reasons are listed below.",
+        "唯一的方案无法满足需求，原因见下文。"),
+    "verdict.none_feasible": (
+        "None of the {count} options can serve the demand; the reasons are listed below.",
+        "{count} 个方案都无法满足需求，原因见下文。"),
+    "verdict.cheapest": ("{verb} {name}: it is the cheapest option over {months} months {figure}",
+                         "{verb} {name}：在 {months} 个月内它是成本最低的方案，{figure}"),
+    "verdict.figure_pv": ("at {money} in present value ({rate} a year)",
+                          "现值 {money}（年折现率 {rate}）"),
+    "verdict.figure_total": ("at {money}", "总成本 {money}"),
+    "verdict.saving": (", {money} less than the runner-up, {name}.",
+                       "，比次优方案 {name} 少 {money}。"),
+    "verdict.only": (", and the only one that can serve the demand.",
+                     "，也是唯一能满足需求的方案。"),
+    "pays.after": ("after {months} against {versus}", "相对 {versus} 在 {months}后回本"),
+    "pays.start": ("from the start against {versus}", "相对 {versus} 从一开始就更省"),
+    "pays.sentence": ("Buying pays off {parts}", "购买硬件：{parts}"),
+    "pays.never_tail": (
+        (", and not within {months} months against {names} (cumulative cost, residual value not "
+        "counted)"),
+        "；相对 {names} 在 {months} 个月内无法回本（按累计成本，不计残值）"),
+    "pays.never_own": (
+        ("On cumulative cost alone (residual value not counted), buying does not pay off within "
+        "{months} months against {names}."),
+        "仅按累计成本（不计残值），购买硬件在 {months} 个月内相对 {names} 无法回本。"),
+    "pays.never_other": ("Buying never pays off within {months} months ({owns} against {name}).",
+                         "购买硬件在 {months} 个月内无法回本（{owns} 相对 {name}）。"),
+    "pays.but_dearer": ("Buying {own} pays off {pays}, yet costs more in present value.",
+                        "购买 {own}：{pays}，但现值更高。"),
+    "decision.cheapest": (("{verb} {name}: the cheapest of the {count} options over {months} "
+                          "months."),
+                          "{verb} {name}：在 {months} 个月内是 {count} 个方案中成本最低的。"),
+    "decision.only": (("{verb} {name}: the only one of the {count} options that can serve the "
+                      "demand."),
+                      "{verb} {name}：{count} 个方案中唯一能满足需求的方案。"),
+    "decision.single": ("{verb} {name}: it can serve the demand over {months} months.",
+                        "{verb} {name}：它能在 {months} 个月内满足需求。"),
+    "tile.pv": ("present value over {months} months at {rate} a year (total cost {total})",
+                "{months} 个月现值，年折现率 {rate}（总成本 {total}）"),
+    "tile.total": ("total cost over {months} months, less the residual value",
+                   "{months} 个月总成本（已减残值）"),
+    "tile.saving": ("less than the runner-up, {name}{basis}", "比次优方案 {name} 少{basis}"),
+    "tile.saving_pv": (", in present value", "（按现值）"),
+    "tile.no_runner": ("no other option can serve the demand", "没有其他方案能满足需求"),
+    "tile.payoff": ("until buying {own} pays off against {versus}",
+                    "购买 {own} 相对 {versus} 的回本时间"),
+    "tile.payoff_start": ("buying {own} costs less than {versus} from the start",
+                          "购买 {own} 从一开始就比 {versus} 便宜"),
+    "tile.payoff_never": (("buying {own} does not pay off against {versus} within {months} months "
+                          "(cumulative cost)"),
+                          "{months} 个月内购买 {own} 相对 {versus} 无法回本（累计成本）"),
+    "tile.no_own": ("no option to buy among those compared", "所比较的方案中没有购买硬件的方案"),
+    "value.never": ("never", "不回本"),
+    "value.start": ("from the start", "从一开始"),
+    "risk.steady": (
+        "Moving each key input by {spread} one at a time never changes the cheapest option.",
+        "将每个关键输入逐一变动 {spread}，成本最低的方案都不变。"),
+    "risk.moves": ("The break-even month moves most with {input} ({low} to {high}).",
+                   "回本月份对{input}最敏感（{low} 至 {high}）。"),
+    "risk.change": ("{name} becomes the cheapest if {conditions}.",
+                    "若{conditions}，{name} 将成为成本最低的方案。"),
+    "risk.none": ("No option can serve the demand if {conditions}.",
+                  "若{conditions}，没有方案能满足需求。"),
+    "risk.condition": ("{input} is {spread} {direction}", "{input}{direction} {spread}"),
+    "risk.lower": ("lower", "降低"),
+    "risk.higher": ("higher", "提高"),
+
+    # first page
+    "h.glance": ("At a glance", "概览"),
+    "h.inputs": ("Inputs that matter most", "最重要的输入"),
+    "ranking.caption": (("{basis} over {months} months of every feasible option; the recommended "
+                        "one is dark."),
+                        "各可行方案在 {months} 个月内的{basis}；深色为推荐方案。"),
+    "basis.pv": ("Present value", "现值"),
+    "basis.total": ("Total cost", "总成本"),
+    "ranking.infeasible": ("cannot serve the demand", "无法满足需求"),
+
+    # options table
+    "h.options": ("Options compared", "方案比较"),
+    "col.option": ("Option", "方案"),
+    "col.kind": ("Kind", "类型"),
+    "col.feasible": ("Feasible", "可行"),
+    "col.total": ("Total cost", "总成本"),
+    "col.pv": ("Present value", "现值"),
+    "col.per_hour": ("Per GPU\u2011hour", "每 GPU 小时"),
+    "col.gpu_hours": ("GPU\u2011hours / month", "GPU 小时 / 月"),
+    "col.capacity": ("Capacity / month", "容量 / 月"),
+    "col.residual": ("Residual value", "残值"),
+    "badge.cheapest": ("cheapest", "最低"),
+    "yes": ("yes", "是"),
+    "no": ("no", "否"),
+    "why_not": ("Why not:", "原因："),
+    "kind.cloud": ("cloud", "云"),
+    "kind.own": ("own", "自购"),
+    "kind.free_tier": ("free tier", "免费额度"),
+    "capacity.unlimited": ("no limit", "无限制"),
+    "energy.use": ("{kwh} kWh over {months} months", "{months} 个月耗电 {kwh} 千瓦时"),
+    "energy.carbon": (", {kg} kg CO2e", "，{kg} 千克二氧化碳当量"),
+    "energy.sentence": ("{name} uses {energy}.", "{name} {energy}。"),
+    "note.options": (
+        ("Total cost: everything paid over {months} months, less the residual value of hardware "
+        "kept at the end. Per GPU\u2011hour: total cost over the reference GPU\u2011hours of "
+        "demand. GPU\u2011hours and capacity are in each option's own GPU\u2011hours in "
+        "month 1."),
+        ("总成本：{months} 个月内的全部支出，减去期末保留硬件的残值。每 GPU 小时：总成本除以需求的"
+        "参考 GPU 小时。GPU 小时与容量按各方案自身 GPU 的第 1 个月计。")),
+
+    # warnings
+    "h.warnings": ("Warnings", "警告"),
+    "warning.stale": (
+        ("The oldest catalog figures used date from {date}, {days} days before this report: check "
+        "current prices and figures before committing money."),
+        "所用最旧的目录数据日期为 {date}，比本报告早 {days} 天：投入资金前请核实当前价格和数据。"),
+
+    # break-even
+    "h.break_even": ("When buying pays off", "何时回本"),
+    "be.corner": ("Own \u2192 against", "自购 \u2192 对比"),
+    "be.not_within": ("not within {months} months", "{months} 个月内不回本"),
+    "be.system_hours": ("{hours} busy system\u2011hours", "{hours} 整机忙碌小时"),
+    "be.usage": ("same cost at {usage} GPU\u2011h/month", "每月 {usage} GPU 小时时成本相同"),
+    "be.no_usage": ("no break-even usage", "无盈亏平衡用量"),
+    "be.self": ("—", "—"),
+    "be.above": ("buying is cheaper above it", "高于此用量时购买更便宜"),
+    "be.below": ("buying is cheaper below it", "低于此用量时购买更便宜"),
+    "note.break_even": (
+        ("Each cell: after how long the owned machine's cumulative cost stays at or below the "
+        "other option's to the end of the horizon (residual value not counted), the machine's "
+        "busy hours until then, and the demand in month 1, in reference GPU\u2011hours, at "
+        "which both cost the same in present value."),
+        ("每格依次为：自购机器的累计成本从何时起直至规划期末不高于对比方案（不计残值）、此前机器的"
+        "忙碌小时数，以及两者现值相等时第 1 个月的需求（参考 GPU 小时）。")),
+
+    # charts
+    "h.cumulative": ("Cumulative cost over time", "累计成本随时间变化"),
+    "cap.cumulative": (("Money paid from today to each month, per feasible option{marks}. Residual "
+                       "value is not counted here."),
+                       "各可行方案从今天到每个月的累计支出{marks}。此处不计残值。"),
+    "cap.cumulative_marks": ("; dotted lines mark when buying pays off", "；虚线标出回本时间"),
+    "h.usage": ("Cost against usage", "成本与用量"),
+    "cap.usage": (("{basis} over {months} months at each level of demand, all else as planned. A "
+                  "line stops where the option can no longer serve the demand{marks}."),
+                  ("在各需求水平下 {months} 个月的{basis}，其余条件不变。曲线在方案无法满足需求处"
+                  "终止{marks}。")),
+    "cap.usage_marks": ("; dotted lines mark the break\u2011even usage", "；虚线标出盈亏平衡用量"),
+    "h.sensitivity": ("What changes the answer", "什么会改变结论"),
+    "cap.sensitivity": (
+        ("Each key input moved {spread} one at a time, all else as planned: where the break-even "
+        "month of {own} against {versus} lands (bars, from the plan's {base}), and which option "
+        "is then the cheapest when that changes. \u201cnever\u201d: not within {months} months."),
+        ("每个关键输入逐一变动 {spread}，其余不变：{own} 相对 {versus} 的回本月份落在何处（条形，"
+        "以计划值 {base} 为基准），以及最低成本方案若改变则为哪个。“不回本”：{months} 个月内不回本。")),
+    "cap.sensitivity_none": ("No effect within {spread}: {names}.",
+                             "在 {spread} 范围内无影响：{names}。"),
+    "sens.input": ("Input", "输入"),
+    "sens.low": ("{spread} lower", "降低 {spread}"),
+    "sens.high": ("{spread} higher", "提高 {spread}"),
+    "sens.months": ("pays off after", "回本时间"),
+    "sens.cheapest": ("cheapest", "最低成本方案"),
+    "sens.none": ("none can serve", "无方案可行"),
+    "sens.no_pair": (("There is no option to buy, so no break-even month to move; the table says "
+                     "which option is the cheapest when each input moves {spread}."),
+                     ("没有购买硬件的方案，因此没有回本月份；下表列出每个输入变动 {spread} 时成本"
+                     "最低的方案。")),
+    "h.breakdown": ("Monthly cost by component", "按构成划分的月度成本"),
+    "cap.breakdown": (
+        ("What each feasible option costs each month, each on its own scale (mind the axes); "
+        "cooling is the energy above the IT load (energy × (1 − 1/PUE), PUE {pue}). Money paid "
+        "today (month 0) is left out of the bars and stated above each panel."),
+        ("各可行方案每月的成本，各用自己的刻度（请注意纵轴）；制冷为超出 IT 负载的能耗（能耗 × "
+        "(1 − 1/PUE)，PUE {pue}）。今天（第 0 个月）支付的金额不在条形中，标注于各小图上方。")),
+    "h.cash": ("Cash out by year", "按年现金支出"),
+    "cash.today": ("Today", "今天"),
+    "cash.year": ("Year {n}", "第 {n} 年"),
+    "cash.months": ("Months {a}–{b}", "第 {a}–{b} 个月"),
+    "h.costs": ("Cost breakdown over {months} months", "{months} 个月成本明细"),
+    "costs.quantity": ("Quantity", "数量"),
+    "costs.price": ("Price", "单价"),
+    "costs.cost": ("Cost", "成本"),
+    "costs.total": ("Total cost", "总成本"),
+    "costs.cooling": ("of which cooling", "其中制冷"),
+    "costs.cooling_how": ("{energy} × (1 − 1/{pue})", "{energy} × (1 − 1/{pue})"),
+    "costs.passed": ("as {name} charges for that work", "按 {name} 对这部分工作的收费"),
+    "costs.residual": ("less residual value", "减残值"),
+    "costs.zero": ("Components that cost nothing are left out.", "成本为零的构成项未列出。"),
+    "costs.none": ("The result carries no cost breakdown.", "结果中没有成本明细。"),
+    "h.free": ("Free tiers", "免费额度"),
+    "cap.free": (("How much each free tier is used: sessions a week the work it takes needs, and "
+                 "the calendar days one job waits to get its hours out of the quotas."),
+                 ("各免费额度的使用情况：承担其工作量每周所需的会话数，以及一个作业从配额中凑够所需"
+                 "小时要等待的日历天数。")),
+    "free.sessions": ("Sessions a week", "每周会话数"),
+    "free.wait": ("Days a job waits", "作业等待天数"),
+    "free.capacity": ("Usable GPU\u2011hours / month", "可用 GPU 小时 / 月"),
+    "free.served": ("Share of its demand served", "自身承担的需求比例"),
+    "free.rest": ("Rest goes to", "其余转交"),
+    "free.cannot": ("cannot serve the demand", "无法满足需求"),
+    "free.nothing": ("—", "—"),
+    "free.no_job": ("no job length given", "未给出作业时长"),
+    "chart.no_wait": ("days: no job length given", "天：未给出作业时长"),
+
+    # assumptions and appendix
+    "h.assumptions": ("Assumptions", "假设"),
+    "col.item": ("Item", "项目"),
+    "col.value": ("Value", "数值"),
+    "col.as_of": ("As of", "日期"),
+    "col.source": ("Source", "来源"),
+    "source.yours": ("your input", "你的输入"),
+    "note.oldest": ("The oldest catalog figures used date from {date}.",
+                    "所用最旧的目录数据日期为 {date}。"),
+    "note.no_catalog": ("No catalog data were used.", "未使用目录数据。"),
+    "note.month": (("A month is {hours} hours. Prices change; figures are estimates for planning, "
+                   "not quotes."),
+                   "一个月按 {hours} 小时计。价格会变化；这些数字是规划估算，不是报价。"),
+    "h.appendix": ("Appendix: how every figure is computed", "附录：各数字的计算方法"),
+    "appendix.intro": (
+        ("The rules of the model in plain notation (the full text is docs/model.md in the "
+        "planner's repository). Month 0 is today; months 1..T are the horizon; a monthly cost is "
+        "paid at the end of its month."),
+        ("模型规则的简明记法（完整说明见 planner 仓库的 docs/model.md）。第 0 个月为今天，第 1..T "
+        "个月为规划期，月度成本在当月末支付。")),
+    "h.formulas": ("Formulas", "公式"),
+    "h.worked": ("Each option's figures, by hand", "逐项手算各方案的数字"),
+    "worked.intro": (("Every figure of the tables above, redone from this report's own numbers "
+                     "(rounded as printed; the last digit may differ)."),
+                     "用本报告自身的数字重算上文表格中的各项（按显示值四舍五入，末位可能不同）。"),
+    "worked.total": ("Total cost", "总成本"),
+    "worked.pv": ("Present value", "现值"),
+    "worked.per_hour": ("Per GPU-hour", "每 GPU 小时"),
+    "worked.break_even": ("Pays off against {versus}", "相对 {versus} 回本"),
+    "worked.cooling": ("Cooling share of energy", "能耗中的制冷部分"),
+    "worked.pv_sum": ("Σ v_m·c_m = {flows}", "Σ v_m·c_m = {flows}"),
+    "worked.pv_rv": ("{flows} − v_{T}·RV = {flows} − {v_T} × {rv}",
+                     "{flows} − v_{T}·RV = {flows} − {v_T} × {rv}"),
+    "worked.demand": ("reference GPU-hours of demand", "参考 GPU 小时需求"),
+    "worked.never": ("above at month {T}: never", "第 {T} 个月仍更高：不回本"),
+    "worked.start": ("never above: from the start", "始终不高于：从一开始"),
+    "worked.months": ("Δ_{k} = {a}, Δ_{k1} = {b}: {k} + {a} / ({a} + {bn}) = {months}",
+                      "Δ_{k} = {a}，Δ_{k1} = {b}：{k} + {a} / ({a} + {bn}) = {months}"),
+    "worked.unit_months": ("months", "个月"),
+
+    # chart texts
+    "chart.months_from_today": ("Months from today", "距今月数"),
+    "chart.cumulative": ("Cumulative cost", "累计成本"),
+    "chart.cheapest": (" (cheapest)", "（最低）"),
+    "chart.pays_off": ("{own} pays off vs {versus}\nafter {months}",
+                       "{own} 相对 {versus}\n{months}后回本"),
+    "chart.same_cost": ("{own} costs the same as {versus}\nat {usage} GPU-h/month",
+                        "{own} 与 {versus} 成本相同\n每月 {usage} GPU 小时"),
+    "chart.your_demand": ("your demand\n{usage} GPU-h/month", "你的需求\n每月 {usage} GPU 小时"),
+    "chart.off_by_month": ("{name} off the chart: {money} by month {month}",
+                           "{name} 超出图表：第 {month} 个月达 {money}"),
+    "chart.off_at_usage": ("{name} off the chart: {money} at {usage} GPU-h/month",
+                           "{name} 超出图表：每月 {usage} GPU 小时时达 {money}"),
+    "chart.demand_axis": ("Demand in month 1 [reference GPU-hours per month]",
+                          "第 1 个月需求［每月参考 GPU 小时］"),
+    "chart.over": ("{basis} over {months} months", "{months} 个月{basis}"),
+    "chart.month": ("Month", "月份"),
+    "chart.monthly": ("Monthly cost", "月度成本"),
+    "chart.today": ("{name} · today {money}", "{name} · 今天 {money}"),
+    "chart.sens_axis": ("Break-even month of {own} against {versus}",
+                        "{own} 相对 {versus} 的回本月份"),
+    "chart.sens_low": ("input {spread} lower", "输入降低 {spread}"),
+    "chart.sens_high": ("input {spread} higher", "输入提高 {spread}"),
+    "chart.plan": ("plan: {months}", "计划：{months}"),
+    "chart.cheapest_is": ("{name} cheapest", "{name} 最低"),
+    "chart.never": ("never", "不回本"),
+    "label.cumulative": ("Cumulative cost over time per option", "各方案累计成本随时间变化"),
+    "label.usage": ("Cost over the horizon against monthly usage per option",
+                    "各方案规划期成本与月用量"),
+    "label.breakdown": ("Monthly cost by component per option", "各方案按构成划分的月度成本"),
+    "label.ranking": ("Cost of every option over the horizon", "各方案规划期成本"),
+    "label.sensitivity": ("Sensitivity of the break-even month to each key input",
+                          "回本月份对各关键输入的敏感度"),
+    "label.free": ("Sessions a week and days a job waits per free tier",
+                   "各免费额度的每周会话数与作业等待天数"),
+
+    # components (the chart groups several engine components into one)
+    "component.purchase": ("purchase", "购置"),
+    "component.resale": ("resale", "转售"),
+    "component.financing": ("financing", "融资还款"),
+    "component.loan_payoff": ("loan payoff", "贷款结清"),
+    "component.energy": ("energy", "能耗"),
+    "component.maintenance": ("maintenance", "维护"),
+    "component.fixed": ("fixed", "固定费用"),
+    "component.operating": ("operating", "运行费用"),
+    "component.rental": ("rental", "租金"),
+    "component.reservation": ("reservation", "预留"),
+    "component.storage": ("storage", "存储"),
+    "component.fee": ("fee", "月费"),
+    "component.overflow": ("overflow", "溢出"),
+    "component.fallback": ("fallback", "回退"),
+    "component.residual value": ("less residual value", "减残值"),
+    "group.purchase": ("purchase, financing", "购置与融资"),
+    "group.it_energy": ("IT energy", "IT 能耗"),
+    "group.cooling": ("cooling", "制冷"),
+    "group.maintenance": ("maintenance", "维护"),
+    "group.running": ("fixed, per-hour", "固定与按时费用"),
+    "group.rent": ("rent", "租金"),
+    "group.reserved": ("reserved commitment", "预留承诺"),
+    "group.storage": ("storage", "存储"),
+    "group.fee": ("fee", "月费"),
+    "group.passed": ("overflow, fallback", "溢出与回退"),
+
+    # terminal
+    "term.option": ("Option (★ cheapest)", "方案（★ 最低）"),
+    "term.feasible": ("Feasible", "可行"),
+    "term.total": ("Total ({currency})", "总成本（{currency}）"),
+    "term.pv": ("Present value", "现值"),
+    "term.per_hour": ("Per GPU-hour", "每 GPU 小时"),
+    "term.no": ("no: {reasons}", "否：{reasons}"),
+
+    # units of fmt
+    "unit.month": ("{n} month", "{n} 个月"),
+    "unit.months": ("{n} months", "{n} 个月"),
+    "unit.hour": ("{n} hour", "{n} 小时"),
+    "unit.hours": ("{n} hours", "{n} 小时"),
+    "unit.never": ("never", "不回本"),
+    # the appendix's formulas: their names, then the formulas in plain notation
+    "f.symbols": ("Symbols", "符号"),
+    "f.discount": ("Discount factor", "折现因子"),
+    "f.demand": ("Demand", "需求"),
+    "f.total": ("Total cost", "总成本"),
+    "f.pv": ("Present value", "现值"),
+    "f.per_hour": ("Cost per GPU-hour", "每 GPU 小时成本"),
+    "f.instance_hours": ("Cloud: rented instance-hours", "云：租用实例小时"),
+    "f.rent": ("Cloud: rent and storage", "云：租金与存储"),
+    "f.reserved": ("Cloud: reserved capacity", "云：预留容量"),
+    "f.capacity": ("Own: capacity and busy hours", "自购：容量与忙碌小时"),
+    "f.energy": ("Own: energy", "自购：能耗"),
+    "f.cooling": ("Own: cooling share of energy", "自购：能耗中的制冷部分"),
+    "f.running": ("Own: running costs", "自购：运行成本"),
+    "f.residual": ("Own: residual value", "自购：残值"),
+    "f.loan": ("Own: loan payment", "自购：贷款月供"),
+    "f.free_tier": ("Free tier: usable capacity", "免费额度：可用容量"),
+    "f.break_even_months": ("Break-even month", "回本月份"),
+    "f.break_even_usage": ("Break-even usage", "盈亏平衡用量"),
+    "fx.symbols": (
+        ("T months of horizon; H hours a month; c_m cost of month m; D_m demand of month m "
+        "[reference GPU-hours]; RV residual value at T; r discount rate a year; g GPUs per job; "
+        "k GPUs per instance"),
+        ("T 规划期月数；H 每月小时数；c_m 第 m 个月的成本；D_m 第 m 个月的需求［参考 GPU 小时］；"
+        "RV 第 T 个月的残值；r 年折现率；g 每个作业的 GPU 数；k 每个实例的 GPU 数")),
+    "fx.discount": ("v_m = (1 + r)^(−m/12),   v_0 = 1", ""),
+    "fx.demand": (
+        ("D_m = D_1 × (1 + growth)^((m − 1)/12);   an option needs G_m = D_m / relative_speed of "
+        "its own GPU-hours"),
+        "D_m = D_1 × (1 + growth)^((m − 1)/12)；方案自身需要 G_m = D_m / relative_speed GPU 小时"),
+    "fx.total": ("total = Σ_{m=0..T} c_m − RV", ""),
+    "fx.pv": ("PV = Σ_{m=0..T} v_m × c_m − v_T × RV", ""),
+    "fx.per_hour": ("per GPU-hour = total / Σ_{m=1..T} D_m", "每 GPU 小时 = total / Σ_{m=1..T} D_m"),
+    "fx.instance_hours": (
+        ("I_m = G_m / g × ⌈g / k⌉ × ρ,   ρ = 1 + interruptions_per_hour × (checkpoint_minutes / 2 "
+        "+ restart_minutes) / 60;   billed in increments b: I_m = G_m / (g × L) × ⌈L × ρ / b⌉ × "
+        "b × ⌈g / k⌉, L = job_hours / relative_speed"),
+        ("I_m = G_m / g × ⌈g / k⌉ × ρ，ρ = 1 + interruptions_per_hour × (checkpoint_minutes / 2 + "
+        "restart_minutes) / 60；按增量 b 计费：I_m = G_m / (g × L) × ⌈L × ρ / b⌉ × b × ⌈g / k⌉，"
+        "L = job_hours / relative_speed")),
+    "fx.rent": (("rental_m = I_m × price per instance-hour;   storage_m = data_gb × price per "
+                "GB-month"),
+                "rental_m = I_m × 每实例小时价格；storage_m = data_gb × 每 GB·月价格"),
+    "fx.reserved": (("reservation_m = R × p_reserved × H;   rental_m = max(0, I_m − R × H) × "
+                    "p_on_demand"), ""),
+    "fx.capacity": (("K = gpu_count × H × availability;   S_m = min(G_m, K) / gpu_count [busy "
+                    "system-hours];   work above K goes to the overflow"),
+                    ("K = gpu_count × H × availability；S_m = min(G_m, K) / gpu_count［整机忙碌小时］；"
+                    "超出 K 的工作转交溢出方案")),
+    "fx.energy": (("E_m = (P × S_m + P_idle × (H − S_m) × [always_on]) × PUE [kWh];   energy_m = "
+                  "E_m × electricity price"),
+                  ("E_m = (P × S_m + P_idle × (H − S_m) × [always_on]) × PUE［千瓦时］；energy_m = "
+                  "E_m × 电价")),
+    "fx.cooling": ("cooling_m = energy_m × (1 − 1 / PUE);   IT energy_m = energy_m / PUE", ""),
+    "fx.running": (("maintenance_m = maintenance_per_year / 12;   fixed_m = fixed_cost_per_month;"
+                   "   operating_m = operating_cost_per_hour × S_m"), ""),
+    "fx.residual": (("RV = price − (price − resale_fraction × price) × age / L,   L = 12 × "
+                    "lifetime_years"), ""),
+    "fx.loan": (("A = B × i × (1 + i)^n / ((1 + i)^n − 1),   i = annual_rate / 12,   B = price − "
+                "down_payment"), ""),
+    "fx.free_tier": (("capacity = g × min(H, weekly × H / 168, daily × H / 24, monthly) × "
+                     "availability × (session_hours − setup_minutes / 60) / session_hours"), ""),
+    "fx.break_even_months": (
+        ("C_k = Σ_{m≤k} c_m,   Δ_k = C_k(own) − C_k(other);   months = k* + Δ_k* / (Δ_k* − "
+        "Δ_{k*+1}),   k* the last month end with Δ > 0"),
+        ("C_k = Σ_{m≤k} c_m，Δ_k = C_k(own) − C_k(other)；months = k* + Δ_k* / (Δ_k* − "
+        "Δ_{k*+1})，k* 为 Δ > 0 的最后一个月末")),
+    "fx.break_even_usage": (
+        ("the smallest month-1 demand x with PV_own(x) = PV_other(x), or where their difference "
+        "changes sign"),
+        "使 PV_own(x) = PV_other(x)（或两者之差变号）的最小第 1 个月需求 x"),
+}
