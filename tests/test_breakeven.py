@@ -129,8 +129,9 @@ def test_at_the_break_even_level_both_present_values_are_equal(price, rent, run,
 def test_closed_form_level_equals_the_piecewise_evaluation(price, run, rent, rent2, cap_gpus,
                                                             growth, rate, storage, data, quota,
                                                             overflow, idle):
+    from planner.engine.flows import present_value
     from planner.engine.linear import break_even_level_linear
-    from planner.engine.tco import evaluate, present_value
+    from planner.engine.tco import evaluate
 
     m = model(own(price=price, operating=run, gpu_count=cap_gpus, power_w=400, idle_w=60,
                   always_on=idle, electricity=0.2, overflow="od" if overflow else None),

@@ -5,8 +5,10 @@ import numpy_financial as npf
 import pytest
 from builders import calendar, cloud, demand, free_tier, model, own
 
+from planner.engine.cloud import best_reserved_instances
 from planner.engine.figures import compute
-from planner.engine.tco import best_reserved_instances, evaluate, free_tier_capacity
+from planner.engine.free_tier import free_tier_capacity
+from planner.engine.tco import evaluate
 
 
 def flows_of(m, name):

@@ -20,18 +20,13 @@ from planner.cards.model import (
     take_scenarios,
     with_level,
 )
+from planner.engine.cloud import rented_instance_hours, reservation_weight
 from planner.engine.crossing import first_crossing
+from planner.engine.flows import present_value
+from planner.engine.free_tier import free_tier_capacity
 from planner.engine.linear import chain_line
-from planner.engine.tco import (
-    chain,
-    discount,
-    free_tier_capacity,
-    option_flows,
-    present_value,
-    rented_instance_hours,
-    reservation_weight,
-    work_by_month,
-)
+from planner.engine.months import discount, work_by_month
+from planner.engine.tco import chain, option_flows
 
 _REL_TOL = 1e-9
 #: With an overflow, the demand search runs up to this multiple of the machine's capacity.

@@ -17,8 +17,10 @@ from planner.engine.breakeven import (
     hours_until,
     months_from_cumulative,
 )
+from planner.engine.flows import Flows, present_value, total_cost
 from planner.engine.linear import LevelSearch, separable
-from planner.engine.tco import Flows, discount, evaluate, present_value, total_cost, work_by_month
+from planner.engine.months import discount, work_by_month
+from planner.engine.tco import evaluate
 
 _UNMET_TOLERANCE = 1e-9
 

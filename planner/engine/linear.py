@@ -20,14 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from planner.cards.model import Array, CloudCard, FreeTierCard, Model, OwnCard
+from planner.engine.cloud import rented_instance_hours
 from planner.engine.crossing import first_crossing
-from planner.engine.tco import (
-    chain,
-    discount,
-    free_tier_capacity,
-    growth_factors,
-    rented_instance_hours,
-)
+from planner.engine.free_tier import free_tier_capacity
+from planner.engine.months import discount, growth_factors
+from planner.engine.tco import chain
 
 
 @dataclass

@@ -11,8 +11,8 @@ import pandas as pd
 from planner.cards.model import FreeTierCard, OwnCard
 from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
+from planner.engine.flows import COMPONENTS
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
-from planner.engine.tco import COMPONENTS
 from planner.messages import Message, Money, Number, Share
 from planner.result import Input, Result
 

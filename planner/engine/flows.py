@@ -1,0 +1,97 @@
+"""An option's cash flows and physical figures over [scenario × month], and their sums.
+
+Every kind of option (:mod:`planner.engine.cloud`, :mod:`~planner.engine.own`,
+:mod:`~planner.engine.free_tier`) returns :class:`Flows`; :mod:`planner.engine.tco` folds an
+overflow or fallback target's flows into its passer's.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from planner.cards.model import Array, Model
+from planner.engine.months import discount
+from planner.messages import Message
+
+COMPONENTS = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
+              "fixed", "operating", "rental", "reservation", "storage", "fee", "overflow",
+              "fallback")
+
+
+@dataclass
+class Flows:
+    """Cash flows and physical figures of one option over (S, T + 1) months.
+
+    components : cost of each component in each month [currency]
+    residual_value : value of owned hardware kept at the horizon's end, (S,) [currency]
+    needed : the option's own GPU-hours of demand in each month [h]
+    served : the part it serves itself [h]
+    system_hours : busy hours of the owned machine, None for other kinds [h]
+    energy_kwh : facility energy in each month, None without an owned machine [kWh]
+    carbon_kg : energy × grid intensity, None when unknown [kg CO2e]
+    capacity : usable GPU-hours per month (own, free tier), (S,), else None [h]
+    infeasible : (mask (S,), reason) pairs; a scenario is infeasible where any mask is true
+    warnings : (mask (S,), message) pairs
+    redirected : (mask, reason) pairs where all work goes to the target (free tier); infeasible
+        reasons when there is no target
+    quantities : component -> (quantity per month, or a function giving it; unit, a Message;
+        price per unit, None where it varies): what each cost is made of, for the report's breakdown
+    """
+
+    components: dict[str, Array]
+    residual_value: Array
+    needed: Array
+    served: Array
+    system_hours: Array | None = None
+    energy_kwh: Array | None = None
+    carbon_kg: Array | None = None
+    capacity: Array | None = None
+    infeasible: list[tuple[Array, Message]] = field(default_factory=list)
+    warnings: list[tuple[Array, Message]] = field(default_factory=list)
+    redirected: list[tuple[Array, Message]] = field(default_factory=list)
+    quantities: dict[str, tuple] = field(default_factory=dict)
+    target: Flows | None = None  # the overflow/fallback option's flows on the passed work
+
+    @functools.cached_property
+    def unmet(self) -> Array:
+        return self.needed - self.served
+
+    @functools.cached_property
+    def monthly_cost(self) -> Array:
+        """Sum of the components, (S, T + 1); read only once the flows are complete."""
+        total = 0.0
+        # Shared rows (1, T + 1) first: they add up cheaply before the per-scenario arrays.
+        for value in sorted(self.components.values(), key=lambda a: np.shape(a)[0]):
+            total = total + value
+        return total
+
+    def feasible(self, rows: int) -> Array:
+        ok = np.ones(rows, dtype=bool)
+        for mask, _ in self.infeasible:
+            ok &= ~np.broadcast_to(mask, (rows,))
+        return ok
+
+
+def present_value(model: Model, flows: Flows, disc: Array | None = None) -> Array:
+    """Discounted sum of the monthly costs less the discounted residual value, (S,). [currency]"""
+    if disc is None:
+        disc = discount(model)
+    T = model.calendar.horizon_months
+    monthly = flows.monthly_cost
+    if disc.shape[0] == 1:  # one discount curve for all scenarios: a matrix-vector product
+        discounted = monthly @ disc[0]
+    else:
+        discounted = np.einsum("ij,ij->i", *np.broadcast_arrays(monthly, disc))
+    return discounted - flows.residual_value * disc[:, T]
+
+
+def total_cost(flows: Flows) -> Array:
+    """Nominal sum of the monthly costs less the residual value, (S,). [currency]"""
+    return flows.monthly_cost.sum(axis=1) - flows.residual_value
+
+
+def row_count(model: Model, work: Array) -> int:
+    return max(model.scenarios, work.shape[0])
