@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 OPTION_FIELDS = (
@@ -22,6 +23,29 @@ BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_m
 def is_missing(x: object) -> bool:
     """Whether ``x`` stands for "no figure": ``None`` or a float NaN (SPEC §2's null)."""
     return x is None or (isinstance(x, Real) and math.isnan(x))
+
+
+@dataclass(frozen=True)
+class OptionWorkings:
+    """The intermediate figures of one feasible option that the report's tables and appendix
+    print: the renderer formats them and recomputes none.
+
+    ``discounted_cost``: Σ_m v_m × monthly_cost_m over months 0..T, the residual value not
+    counted. [currency]
+    ``demand_gpu_hours``: the reference GPU-hours of demand over the horizon, which
+    ``cost_per_gpu_hour`` divides the total cost by (with FLOPs demand, the option's own
+    GPU-hours). [GPU-hours]
+    ``energy_cost``: the cost of the facility's energy (× PUE) over the horizon. [currency]
+    ``cooling_cost``: its cooling share, energy_cost × (1 − 1/PUE). [currency]
+    ``cooling_cost_per_month``: the cooling share month by month, months 0..T, shape (T + 1,).
+    [currency per month]
+    """
+
+    discounted_cost: float
+    demand_gpu_hours: float | None
+    energy_cost: float
+    cooling_cost: float
+    cooling_cost_per_month: np.ndarray
 
 
 @dataclass
@@ -42,6 +66,18 @@ class Result:
     ``option``, ``component``, ``quantity``, ``unit``, ``price`` (per unit) and ``cost``.
     ``pue`` is the site's power usage effectiveness (1 without one), by which own machines'
     energy includes cooling.
+
+    The intermediate figures the report and its appendix print, so that the renderer only
+    formats them (none is in :meth:`to_dict`; SPEC §2 allows more fields, but the JSON stays
+    as it is):
+
+    ``discount_factor_per_month`` is v_m = (1 + r)^(−m/12) of months 0..T, shape (T + 1,)
+    [fraction]. ``headline_pair`` is (own, versus) of the pair the answer speaks of
+    (:func:`planner.engine.answer.headline_pair`), None without one.
+    ``marked_break_even_pairs`` are (own, versus) of the break-even rows the answer and the
+    charts mark (:func:`planner.engine.answer.marked_pairs`). ``passed_to`` maps each option
+    with an overflow or fallback to the option it passes work to. ``workings`` holds each
+    feasible option's :class:`OptionWorkings`.
     """
 
     data: dict[str, Any]
@@ -52,6 +88,12 @@ class Result:
     sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame)
     breakdown: pd.DataFrame = field(default_factory=pd.DataFrame)
     pue: float = 1.0
+    # -- intermediate figures (issue 9, "answers as data") --
+    discount_factor_per_month: np.ndarray = field(default_factory=lambda: np.ones(0))
+    headline_pair: tuple[str, str] | None = None
+    marked_break_even_pairs: list[tuple[str, str]] = field(default_factory=list)
+    passed_to: dict[str, str] = field(default_factory=dict)
+    workings: dict[str, OptionWorkings] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy)."""

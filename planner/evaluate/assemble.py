@@ -13,6 +13,7 @@ from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.engine.tco import COMPONENTS
+from planner.evaluate.workings import intermediate_fields
 from planner.render import fmt
 from planner.result import Result
 
@@ -72,6 +73,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
         breakdown=_breakdown(figures),
         pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
+        **intermediate_fields(plan, figures),
     )
 
 

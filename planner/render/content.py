@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime
 import math
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from planner.engine.tco import COMPONENTS
 from planner.render import fmt
 from planner.render.i18n import current, engine_sentence, engine_text, join, t
 
@@ -24,9 +24,6 @@ if TYPE_CHECKING:
 
     from planner.result import Result
 
-COMPONENT_ORDER = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
-                   "fixed", "operating", "rental", "reservation", "storage", "fee", "overflow",
-                   "fallback")
 KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free tier"}
 KIND_VERBS = {"cloud": "Rent", "own": "Buy", "free_tier": "Use"}
 #: Prices older than this at the report's date get a warning.
@@ -45,7 +42,6 @@ COMPONENT_GROUPS = (
     ("fee", ("fee",)),
     ("passed", ("overflow", "fallback")),
 )
-_PASSED_TO = re.compile(r"passed to (.+)$")
 
 
 def _options(result: Result) -> list[dict[str, Any]]:
@@ -82,39 +78,17 @@ def _feasible(result: Result) -> list[dict[str, Any]]:
 
 
 def marked_break_even(result: Result) -> list[dict[str, Any]]:
-    """The break-even rows the answer is about.
-
-    With an own option cheapest: its rows against the others. With another option cheapest:
-    the rows of own options against it. With no feasible option: all rows (there are none).
-    """
-    data = result.data
-    cheapest = data.get("cheapest")
-    rows = list(data.get("break_even") or [])
-    kinds = _kinds(result)
-    if cheapest is None:
-        return rows
-    if kinds.get(cheapest) == "own":
-        return [row for row in rows if row["own"] == cheapest]
-    return [row for row in rows if row["versus"] == cheapest]
+    """The break-even rows the answer is about (``result.marked_break_even_pairs``, chosen by
+    :func:`planner.engine.answer.marked_pairs`), in the result's order."""
+    marked = set(result.marked_break_even_pairs)
+    return [row for row in result.data.get("break_even") or []
+            if (row["own"], row["versus"]) in marked]
 
 
 def headline_pair(result: Result) -> dict[str, Any] | None:
-    """The break-even row of the pair the answer speaks of, or None.
-
-    The cheapest option against the runner-up when the cheapest is owned, else the best owned
-    option against the cheapest (the pair :mod:`planner.engine.sensitivity` moves).
-    """
-    cheapest = result.data.get("cheapest")
-    if cheapest is None:
-        return None
-    kinds = _kinds(result)
-    feasible = _feasible(result)
-    if kinds.get(cheapest) == "own":
-        others = [r["name"] for r in feasible if r["name"] != cheapest]
-        pair = (cheapest, others[0]) if others else None
-    else:
-        owns = [r["name"] for r in feasible if r["kind"] == "own"]
-        pair = (owns[0], cheapest) if owns else None
+    """The break-even row of the pair the answer speaks of (``result.headline_pair``, chosen
+    by :func:`planner.engine.answer.headline_pair`, the pair the sensitivity moves), or None."""
+    pair = result.headline_pair
     if pair is None:
         return None
     return next((row for row in result.data.get("break_even") or []
@@ -279,12 +253,13 @@ def _payoff_figure(result: Result) -> dict[str, str]:
     if row is None:
         return {"value": fmt.MISSING, "label": t("tile.no_own")}
     names = {"own": row["own"], "versus": row["versus"]}
+    value = fmt.break_even_months(row["months"])
     if fmt.is_missing(row["months"]):
-        return {"value": t("value.never"),
+        return {"value": value,
                 "label": t("tile.payoff_never", months=result.data["horizon_months"], **names)}
     if row["months"] == 0:
-        return {"value": t("value.start"), "label": t("tile.payoff_start", **names)}
-    return {"value": fmt.months(row["months"]), "label": t("tile.payoff", **names)}
+        return {"value": value, "label": t("tile.payoff_start", **names)}
+    return {"value": value, "label": t("tile.payoff", **names)}
 
 
 def _quoted(label: str) -> str:
@@ -461,11 +436,7 @@ def _direction(result: Result, row: dict[str, Any]) -> str:
 
 
 def _pays_text(months: float | None, horizon: int) -> str:
-    if fmt.is_missing(months):
-        return t("be.not_within", months=horizon)
-    if months == 0:
-        return t("value.start")
-    return fmt.months(months)
+    return fmt.break_even_months(months, never=t("be.not_within", months=horizon))
 
 
 def break_even_rows(result: Result) -> list[dict[str, str]]:
@@ -604,7 +575,7 @@ def component_totals(result: Result) -> dict[str, Any]:
     if monthly is None or monthly.empty or not names:
         return {"options": [], "rows": [], "residual": [], "total": []}
     sums = monthly[monthly["option"].isin(names)].groupby(["component", "option"])["cost"].sum()
-    components = [c for c in COMPONENT_ORDER if c in sums.index.get_level_values(0)]
+    components = [c for c in COMPONENTS if c in sums.index.get_level_values(0)]
     components += sorted(set(sums.index.get_level_values(0)) - set(components))
     rows = []
     for component in components:
@@ -629,7 +600,6 @@ def grouped_monthly(result: Result, option: str) -> pd.DataFrame:
     table = part.pivot_table(index="month", columns="component", values="cost",
                              aggfunc="sum", fill_value=0.0).reindex(range(horizon + 1),
                                                                     fill_value=0.0)
-    pue = site_pue(result)
     groups = {}
     for group, members in COMPONENT_GROUPS:
         present = [c for c in members if c in table.columns]
@@ -639,7 +609,9 @@ def grouped_monthly(result: Result, option: str) -> pd.DataFrame:
     if others:  # components this code does not know yet count as running costs
         groups["running"] = groups["running"] + table[others].sum(axis=1)
     energy = groups["it_energy"]
-    groups["cooling"] = energy * (1 - 1 / pue)
+    workings = result.workings.get(option)
+    groups["cooling"] = (0.0 * table.index if workings is None else
+                         np.asarray(workings.cooling_cost_per_month, dtype=float)[:horizon + 1])
     groups["it_energy"] = energy - groups["cooling"]
     frame = pd.DataFrame({group: np.asarray(groups[group], dtype=float)
                           for group, _ in COMPONENT_GROUPS}, index=table.index)
@@ -651,6 +623,32 @@ def group_label(group: str) -> str:
     return t(f"group.{group}")
 
 
+@dataclass(frozen=True)
+class Period:
+    """A part of the horizon the cash flow is summed over: months ``first_month`` to
+    ``last_month``; ``key`` names it in files ("today", "year_2", "months_25_30")."""
+
+    key: str
+    label: str
+    first_month: int
+    last_month: int
+
+
+def year_periods(horizon: int) -> list[Period]:
+    """Today (month 0), then each 12 months of a ``horizon`` of months (the last may be
+    shorter), labelled in the report's language."""
+    periods = [Period("today", t("cash.today"), 0, 0)]
+    for start in range(1, horizon + 1, 12):
+        end = min(start + 11, horizon)
+        if end - start == 11:
+            year = (start - 1) // 12 + 1
+            periods.append(Period(f"year_{year}", t("cash.year", n=year), start, end))
+        else:
+            periods.append(Period(f"months_{start}_{end}", t("cash.months", a=start, b=end),
+                                  start, end))
+    return periods
+
+
 def yearly_cash_flow(result: Result) -> dict[str, Any]:
     """Money paid per year for each feasible option: today (month 0), then each 12 months.
 
@@ -658,20 +656,15 @@ def yearly_cash_flow(result: Result) -> dict[str, Any]:
     """
     data = result.data
     currency, horizon = data["currency"], data["horizon_months"]
-    periods = [(t("cash.today"), 0, 0)]
-    for start in range(1, horizon + 1, 12):
-        end = min(start + 11, horizon)
-        label = (t("cash.year", n=(start - 1) // 12 + 1) if end - start == 11
-                 else t("cash.months", a=start, b=end))
-        periods.append((label, start, end))
+    periods = year_periods(horizon)
     rows = []
     for row in ranked_options(result):
         flows = row.get("monthly_cost")
         if not row["feasible"] or not flows:
             continue
-        rows.append((row["name"], [_money(sum(flows[a:b + 1]), currency)
-                                   for _, a, b in periods]))
-    return {"periods": [p[0] for p in periods], "rows": rows}
+        rows.append((row["name"], [_money(sum(flows[p.first_month:p.last_month + 1]), currency)
+                                   for p in periods]))
+    return {"periods": [p.label for p in periods], "rows": rows}
 
 
 def _quantity(x: float | None) -> str:
@@ -696,6 +689,7 @@ def breakdown_tables(result: Result) -> list[dict[str, Any]]:
     tables = []
     for option in _feasible(result):
         part = frame[frame["option"] == option["name"]]
+        workings = result.workings.get(option["name"])
         rows = []
         for item in part.itertuples():
             cost = float(item.cost)
@@ -710,13 +704,13 @@ def breakdown_tables(result: Result) -> list[dict[str, Any]]:
                 "cost": _money(cost, currency),
                 "sub": False,
             })
-            if item.component == "energy" and pue > 1:
+            if item.component == "energy" and pue > 1 and workings is not None:
                 rows.append({
                     "component": t("costs.cooling"), "quantity": "",
                     "unit": t("costs.cooling_how", energy=_money(cost, currency),
                               pue=fmt.figure(pue)),
                     "price": "",
-                    "cost": _money(cost * (1 - 1 / pue), currency), "sub": True,
+                    "cost": _money(workings.cooling_cost, currency), "sub": True,
                 })
         tables.append({"name": option["name"], "rows": rows,
                        "total": _money(option["total_cost"], currency)})
@@ -724,18 +718,6 @@ def breakdown_tables(result: Result) -> list[dict[str, Any]]:
 
 
 # -- free tiers -------------------------------------------------------------------------------
-
-
-def _fallback_of(result: Result, name: str) -> str:
-    frame = result.breakdown
-    if frame is None or frame.empty:
-        return ""
-    part = frame[(frame["option"] == name) & (frame["component"] == "fallback")]
-    for unit in part["unit"]:
-        match = _PASSED_TO.search(str(unit))
-        if match:
-            return match.group(1)
-    return ""
 
 
 def free_tier_rows(result: Result) -> list[dict[str, Any]]:
@@ -761,7 +743,8 @@ def free_tier_rows(result: Result) -> list[dict[str, Any]]:
             "sessions_value": None if fmt.is_missing(sessions) else float(sessions),
             "wait": fmt.number(wait, 1),
             "wait_value": None if fmt.is_missing(wait) else float(wait),
-            "rest": _fallback_of(result, row["name"]) or fmt.MISSING,
+            "rest": (result.passed_to.get(row["name"]) if row["feasible"] else None)
+            or fmt.MISSING,
         })
     return rows
 
@@ -856,41 +839,39 @@ def worked_figures(result: Result) -> list[dict[str, Any]]:
     currency, horizon, rate = data["currency"], data["horizon_months"], data["discount_rate"]
     monthly = result.monthly
     pue = site_pue(result)
-    demand_total = _demand_total(result)
+    factors = result.discount_factor_per_month
     groups = []
     for option in _feasible(result):
         name = option["name"]
+        workings = result.workings.get(name)
         rows = []
         flows = np.asarray(option["monthly_cost"], dtype=float)
         residual = float(option["residual_value"] or 0.0)
         parts = []
         if monthly is not None and not monthly.empty:
             sums = monthly[monthly["option"] == name].groupby("component")["cost"].sum()
-            parts = [float(sums[c]) for c in COMPONENT_ORDER if c in sums and abs(sums[c]) >= 0.5]
+            parts = [float(sums[c]) for c in COMPONENTS if c in sums and abs(sums[c]) >= 0.5]
         if not parts:
             parts = [float(flows.sum())]
         values = parts + ([-residual] if residual else [])
         rows.append((t("worked.total"), _sum_text(values), _money(option["total_cost"], currency)))
-        if rate:
-            v = (1 + rate) ** (-np.arange(flows.size) / 12)
-            discounted = float((v * flows).sum())
-            v_t = (1 + rate) ** (-horizon / 12)
+        if rate and workings is not None and len(factors) > horizon:
+            discounted, v_t = workings.discounted_cost, float(factors[horizon])
             text = t("worked.pv_sum", flows=_plain(discounted))
             if residual:
                 text = t("worked.pv_rv", flows=_plain(discounted), T=horizon,
                          v_T=f"{v_t:.4f}", rv=_plain(residual))
             rows.append((t("worked.pv"), text, _money(option["present_value"], currency)))
-        if demand_total:
+        demand = None if workings is None else workings.demand_gpu_hours
+        if not fmt.is_missing(demand) and demand > 0:
             rows.append((t("worked.per_hour"),
-                         (f"{_plain(option['total_cost'])} / {fmt.number(demand_total)} "
+                         (f"{_plain(option['total_cost'])} / {fmt.number(demand)} "
                          f"{t('worked.demand')}"),
                          fmt.money(option["cost_per_gpu_hour"], currency, decimals=2)))
-        if monthly is not None and not monthly.empty and pue > 1:
-            energy = float(monthly[(monthly["option"] == name)
-                                   & (monthly["component"] == "energy")]["cost"].sum())
-            if abs(energy) >= 0.5:
-                rows.append((t("worked.cooling"), f"{_plain(energy)} × (1 − 1/{fmt.figure(pue)})",
-                             _money(energy * (1 - 1 / pue), currency)))
+        if workings is not None and pue > 1 and abs(workings.energy_cost) >= 0.5:
+            rows.append((t("worked.cooling"),
+                         f"{_plain(workings.energy_cost)} × (1 − 1/{fmt.figure(pue)})",
+                         _money(workings.cooling_cost, currency)))
         for pair in data.get("break_even") or []:
             if pair["own"] != name:
                 continue
@@ -902,15 +883,6 @@ def worked_figures(result: Result) -> list[dict[str, Any]]:
                                           horizon), fmt.months(pair["months"], 2)))
         groups.append({"name": name, "rows": rows})
     return groups
-
-
-def _demand_total(result: Result) -> float | None:
-    """Reference GPU-hours of demand over the horizon, from any option's cost per GPU-hour."""
-    for option in _feasible(result):
-        per_hour, total = option.get("cost_per_gpu_hour"), option.get("total_cost")
-        if not fmt.is_missing(per_hour) and per_hour and not fmt.is_missing(total):
-            return float(total) / float(per_hour)
-    return None
 
 
 def _break_even_text(own: np.ndarray, other: np.ndarray, horizon: int) -> str:

@@ -1,0 +1,65 @@
+"""The intermediate figures of a single evaluation that the report prints (issue 9, "answers
+as data"): discount factors, the pairs the answer speaks of, where overflow and fallback go,
+and each feasible option's workings (discounted cost, demand, energy and its cooling share).
+
+:func:`intermediate_fields` gives them as keyword arguments of :class:`planner.result.Result`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from planner.engine.answer import headline_pair, marked_pairs
+from planner.engine.figures import Figures, OptionFigures
+from planner.engine.tco import discount
+from planner.result import OptionWorkings
+
+
+def cooling_share(energy_cost, pue: float):
+    """The share of an energy cost that cools the facility: energy × (1 − 1/PUE).
+
+    energy_cost : the facility's energy cost (IT load × PUE). [currency]
+    pue : power usage effectiveness, at least 1 (a smaller one counts as 1). [ratio]
+
+    What part of $1,100 of energy is cooling at a PUE of 1.1?
+
+    >>> round(cooling_share(1100.0, 1.1), 6)
+    100.0
+    """
+    return energy_cost * (1 - 1 / max(1.0, pue))
+
+
+def intermediate_fields(plan, figures: Figures) -> dict[str, Any]:
+    """The Result's intermediate figures of scenario 0, by field name."""
+    pue = float(np.asarray(plan.resolved.site["pue"]).ravel()[0])
+    horizon = plan.model.calendar.horizon_months
+    factors = np.broadcast_to(np.asarray(discount(plan.model), dtype=float),
+                              (1, horizon + 1))[0].copy()
+    return {
+        "discount_factor_per_month": factors,
+        "headline_pair": headline_pair(figures),
+        "marked_break_even_pairs": marked_pairs(figures),
+        "passed_to": dict(plan.model.target_of),
+        "workings": {o.name: option_workings(o, factors, pue)
+                     for o in figures.options if bool(o.feasible[0])},
+    }
+
+
+def option_workings(o: OptionFigures, discount_per_month: np.ndarray,
+                    pue: float) -> OptionWorkings:
+    """One feasible option's workings in scenario 0 (see :class:`OptionWorkings`)."""
+    monthly_cost = np.asarray(o.flows.monthly_cost, dtype=float)[0]
+    energy = o.flows.components.get("energy")
+    energy_per_month = (np.zeros(monthly_cost.size) if energy is None
+                        else np.asarray(energy, dtype=float)[0])
+    energy_cost = float(energy_per_month.sum())
+    demand = None if o.demand_gpu_hours is None else float(np.asarray(o.demand_gpu_hours)[0])
+    return OptionWorkings(
+        discounted_cost=float((discount_per_month * monthly_cost).sum()),
+        demand_gpu_hours=demand if demand is not None and np.isfinite(demand) else None,
+        energy_cost=energy_cost,
+        cooling_cost=float(cooling_share(energy_cost, pue)),
+        cooling_cost_per_month=cooling_share(energy_per_month, pue),
+    )
