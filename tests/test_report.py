@@ -703,9 +703,10 @@ def test_every_text_of_the_templates_is_in_the_catalog():
     from planner.render.html import _template_source
 
     keys = set(re.findall(r'\bt\("([^"]+)"', _template_source("report.html")))
-    sources = "".join((Path(__file__).resolve().parent.parent / "planner" / "render" / name)
-                      .read_text() for name in ("content.py", "charts.py", "html.py",
-                                                "terminal.py"))
+    render = Path(__file__).resolve().parent.parent / "planner" / "render"
+    files = [*sorted((render / "content").glob("*.py")), *sorted((render / "charts").glob("*.py")),
+             render / "html.py", render / "terminal.py"]
+    sources = "".join(path.read_text() for path in files)
     keys |= set(re.findall(r'\bt\("([^"{]+)"', sources))
     missing = sorted(keys - set(i18n.CATALOG))
     assert not missing

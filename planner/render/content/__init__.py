@@ -1,0 +1,3 @@
+"""What a report says, as plain data (being split into modules: see answer.py)."""
+
+from planner.render.content.answer import *
