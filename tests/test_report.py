@@ -756,7 +756,7 @@ def test_component_groups_stay_apart_in_grayscale():
 def test_options_differ_by_more_than_colour(result):
     from planner.render import charts
 
-    styles = charts._styles(result).values()
+    styles = charts.style.option_styles(result).values()
     assert len({(str(s["linestyle"]), s["marker"]) for s in styles}) == len(styles)
 
 
