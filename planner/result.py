@@ -48,6 +48,24 @@ class OptionWorkings:
     cooling_cost_per_month: np.ndarray
 
 
+@dataclass(frozen=True)
+class BreakEvenCrossing:
+    """Where a break-even month comes from (SPEC §5.6): the last month end at which the own
+    option's cumulative cost is above the other's, and the gaps around it.
+
+    ``last_month_above``: that month end k; −1 when the own option is never above (it pays
+    off from the start), T when it is above at the end (no break-even). [month]
+    ``cost_gap_at_last_month``: own − other cumulative cost at k (NaN when never above).
+    [currency]
+    ``cost_gap_after_last_month``: the same at k + 1, at or below zero (NaN without a
+    crossing inside the horizon). [currency]
+    """
+
+    last_month_above: int
+    cost_gap_at_last_month: float
+    cost_gap_after_last_month: float
+
+
 @dataclass
 class Result:
     """What :meth:`planner.Plan.evaluate` returns.
@@ -77,7 +95,8 @@ class Result:
     ``marked_break_even_pairs`` are (own, versus) of the break-even rows the answer and the
     charts mark (:func:`planner.engine.answer.marked_pairs`). ``passed_to`` maps each option
     with an overflow or fallback to the option it passes work to. ``workings`` holds each
-    feasible option's :class:`OptionWorkings`.
+    feasible option's :class:`OptionWorkings`. ``break_even_crossings`` maps each break-even
+    row's (own, versus) to its :class:`BreakEvenCrossing`.
     """
 
     data: dict[str, Any]
@@ -94,6 +113,7 @@ class Result:
     marked_break_even_pairs: list[tuple[str, str]] = field(default_factory=list)
     passed_to: dict[str, str] = field(default_factory=dict)
     workings: dict[str, OptionWorkings] = field(default_factory=dict)
+    break_even_crossings: dict[tuple[str, str], BreakEvenCrossing] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy)."""

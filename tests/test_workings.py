@@ -179,3 +179,20 @@ def test_the_comparison_holds_data_and_the_renderer_writes_the_sentence(small):
     assert written.old.recommendation == content.recommendation(small)
     assert written.to_dict()["new"]["recommendation"].startswith("Buy box")
     assert change.old.recommendation is None  # the comparison itself is left as it was
+
+
+def test_break_even_crossings_bracket_the_month(small):
+    # box against cloud: cumulative gap 1000 at month 0, then 15 − 200 = −185 a month:
+    # above zero at month ends 0..5 (75), below from month 6 (−110): 5 + 75/185 months.
+    crossing = small.break_even_crossings[("box", "cloud")]
+    assert crossing.last_month_above == 5
+    assert crossing.cost_gap_at_last_month == pytest.approx(1000 - 5 * 185)
+    assert crossing.cost_gap_after_last_month == pytest.approx(1000 - 6 * 185)
+    row = next(r for r in small.data["break_even"] if r["versus"] == "cloud")
+    assert row["months"] == pytest.approx(5 + 75 / 185)
+    assert set(small.break_even_crossings) == {(r["own"], r["versus"])
+                                               for r in small.data["break_even"]}
+    worked = {g["name"]: {row[0]: row[1:] for row in g["rows"]}
+              for g in content.worked_figures(small)}
+    assert worked["box"]["Pays off against cloud"][0] == (
+        "Δ_5 = 75, Δ_6 = -110: 5 + 75 / (75 + 110) = 5.41")

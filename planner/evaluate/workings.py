@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 
 from planner.engine.answer import headline_pair, marked_pairs
+from planner.engine.breakeven import last_month_above
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.tco import discount
-from planner.result import OptionWorkings
+from planner.result import BreakEvenCrossing, OptionWorkings
 
 
 def cooling_share(energy_cost, pue: float):
@@ -44,7 +45,23 @@ def intermediate_fields(plan, figures: Figures) -> dict[str, Any]:
         "passed_to": dict(plan.model.target_of),
         "workings": {o.name: option_workings(o, factors, pue)
                      for o in figures.options if bool(o.feasible[0])},
+        "break_even_crossings": crossings(figures),
     }
+
+
+def crossings(figures: Figures) -> dict[tuple[str, str], BreakEvenCrossing]:
+    """The bracket of each break-even month of scenario 0, for the pairs of two feasible
+    options (SPEC §5.6's rows)."""
+    costs = {o.name: np.asarray(o.flows.monthly_cost, dtype=float)[:1]
+             for o in figures.options if bool(o.feasible[0])}
+    out = {}
+    for p in figures.pairs:
+        if p.own not in costs or p.versus not in costs:
+            continue
+        own, other = np.broadcast_arrays(costs[p.own], costs[p.versus])
+        last, gap, after = last_month_above(np.cumsum(own, axis=1), np.cumsum(other, axis=1))
+        out[(p.own, p.versus)] = BreakEvenCrossing(int(last[0]), float(gap[0]), float(after[0]))
+    return out
 
 
 def option_workings(o: OptionFigures, discount_per_month: np.ndarray,

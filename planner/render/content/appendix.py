@@ -15,7 +15,7 @@ from planner.render.content.common import feasible_options, kinds_of, money_text
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
-    from planner.result import Result
+    from planner.result import BreakEvenCrossing, Result
 
 
 def formulas(result: Result) -> list[dict[str, str]]:
@@ -101,28 +101,23 @@ def worked_figures(result: Result) -> list[dict[str, Any]]:
         for pair in data.get("break_even") or []:
             if pair["own"] != name:
                 continue
-            other = next((r for r in data["options"] if r["name"] == pair["versus"]), None)
-            if other is None or not other.get("monthly_cost"):
+            crossing = result.break_even_crossings.get((pair["own"], pair["versus"]))
+            if crossing is None:
                 continue
             rows.append((t("worked.break_even", versus=pair["versus"]),
-                         _break_even_text(flows, np.asarray(other["monthly_cost"], dtype=float),
-                                          horizon), fmt.months(pair["months"], 2)))
+                         _break_even_text(crossing, pair["months"], horizon),
+                         fmt.months(pair["months"], 2)))
         groups.append({"name": name, "rows": rows})
     return groups
 
 
-def _break_even_text(own: np.ndarray, other: np.ndarray, horizon: int) -> str:
-    """The break-even month of two cost streams, as the calculation (SPEC §5.6)."""
-    c_own, c_other = np.cumsum(own), np.cumsum(other)
-    delta = c_own - c_other
-    tolerance = 1e-9 * max(1.0, float(np.abs(c_own).max()), float(np.abs(c_other).max()))
-    above = np.nonzero(delta > tolerance)[0]
-    if above.size == 0:
+def _break_even_text(crossing: BreakEvenCrossing, months: float | None, horizon: int) -> str:
+    """A break-even month as its calculation from the cumulative costs (SPEC §5.6)."""
+    k = crossing.last_month_above
+    if k < 0:
         return t("worked.start")
-    k = int(above.max())
-    if k >= delta.size - 1:
+    if k >= horizon or fmt.is_missing(months):
         return t("worked.never", T=horizon)
-    a, b = float(delta[k]), float(delta[k + 1])
-    months = k + a / (a - b)
+    a, b = crossing.cost_gap_at_last_month, crossing.cost_gap_after_last_month
     return t("worked.months", k=k, k1=k + 1, a=_plain(a), b=_plain(b), bn=_plain(-b),
              months=f"{months:.2f}")
