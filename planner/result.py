@@ -96,7 +96,9 @@ class Result:
     charts mark (:func:`planner.engine.answer.marked_pairs`). ``passed_to`` maps each option
     with an overflow or fallback to the option it passes work to. ``workings`` holds each
     feasible option's :class:`OptionWorkings`. ``break_even_crossings`` maps each break-even
-    row's (own, versus) to its :class:`BreakEvenCrossing`.
+    row's (own, versus) to its :class:`BreakEvenCrossing`, ``buying_cheaper_side`` to "above"
+    or "below": on which side of the break-even usage buying is cheaper (absent where the
+    cost-against-usage curves cannot tell).
     """
 
     data: dict[str, Any]
@@ -114,6 +116,7 @@ class Result:
     passed_to: dict[str, str] = field(default_factory=dict)
     workings: dict[str, OptionWorkings] = field(default_factory=dict)
     break_even_crossings: dict[tuple[str, str], BreakEvenCrossing] = field(default_factory=dict)
+    buying_cheaper_side: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy)."""

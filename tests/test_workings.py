@@ -196,3 +196,15 @@ def test_break_even_crossings_bracket_the_month(small):
               for g in content.worked_figures(small)}
     assert worked["box"]["Pays off against cloud"][0] == (
         "Δ_5 = 75, Δ_6 = -110: 5 + 75 / (75 + 110) = 5.41")
+
+
+def test_buying_is_cheaper_above_the_break_even_usage(small):
+    # box: 1000 up front, worth 1000 × (1 − 12/48) = 750 at month 12 (lifetime 4 years),
+    # and 0.15 a GPU-hour of energy; cloud: 2 a GPU-hour. Equal present values at
+    # (1000 − 750 v_12) / (1.85 × Σ v_m) GPU-hours a month; above it the box is cheaper.
+    v = (1 + RATE) ** (-np.arange(1, HORIZON + 1) / 12)
+    row = next(r for r in small.data["break_even"] if r["versus"] == "cloud")
+    assert row["gpu_hours_per_month"] == pytest.approx((1000 - 750 * v[-1]) / (1.85 * v.sum()))
+    assert small.buying_cheaper_side[("box", "cloud")] == "above"
+    text = next(r for r in content.break_even_rows(small) if r["versus"] == "cloud")
+    assert text["direction"] == "buying is cheaper above it"

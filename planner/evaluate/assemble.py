@@ -13,7 +13,7 @@ from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.engine.tco import COMPONENTS
-from planner.evaluate.workings import intermediate_fields
+from planner.evaluate.workings import buying_cheaper_sides, intermediate_fields
 from planner.render import fmt
 from planner.result import Result
 
@@ -64,7 +64,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         "break_even": pairs,
         "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,
     }
-    return Result(
+    result = Result(
         data=data,
         monthly=_monthly_frame(figures),
         cost_vs_usage=_cost_vs_usage(plan, data),
@@ -75,6 +75,8 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
         **intermediate_fields(plan, figures),
     )
+    result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
+    return result
 
 
 def _check_finite(plan, options: list[dict[str, Any]]) -> None:

@@ -1,13 +1,14 @@
 """The intermediate figures of a single evaluation that the report prints (issue 9, "answers
 as data"): discount factors, the pairs the answer speaks of, where overflow and fallback go,
-and each feasible option's workings (discounted cost, demand, energy and its cooling share).
+each feasible option's workings (discounted cost, demand, energy and its cooling share), the
+bracket of each break-even month and on which side of its break-even usage buying is cheaper. The renderer formats them and recomputes none.
 
 :func:`intermediate_fields` gives them as keyword arguments of :class:`planner.result.Result`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,7 +16,10 @@ from planner.engine.answer import headline_pair, marked_pairs
 from planner.engine.breakeven import last_month_above
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.tco import discount
-from planner.result import BreakEvenCrossing, OptionWorkings
+from planner.result import BreakEvenCrossing, OptionWorkings, is_missing
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def cooling_share(energy_cost, pue: float):
@@ -47,6 +51,32 @@ def intermediate_fields(plan, figures: Figures) -> dict[str, Any]:
                      for o in figures.options if bool(o.feasible[0])},
         "break_even_crossings": crossings(figures),
     }
+
+
+def buying_cheaper_sides(cost_vs_usage: pd.DataFrame,
+                         break_even: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """On which side of each pair's break-even usage buying is cheaper, "above" or "below"
+    (left out when the cost-against-usage curves cannot tell): the two options compared at
+    the curve's levels next to it."""
+    out = {}
+    if cost_vs_usage is None or cost_vs_usage.empty:
+        return out
+    wide = cost_vs_usage.pivot_table(index="gpu_hours_per_month", columns="option",
+                                     values="present_value", aggfunc="first")
+    for row in break_even:
+        own, versus, level = row["own"], row["versus"], row["gpu_hours_per_month"]
+        if is_missing(level) or own not in wide.columns or versus not in wide.columns:
+            continue
+        pair = wide[[own, versus]].dropna()
+        below, above = pair[pair.index < level], pair[pair.index > level]
+        if below.empty or above.empty:
+            continue
+        low, high = below.iloc[-1], above.iloc[0]
+        if low[own] > low[versus] and high[own] <= high[versus]:
+            out[(own, versus)] = "above"
+        elif low[own] < low[versus] and high[own] >= high[versus]:
+            out[(own, versus)] = "below"
+    return out
 
 
 def crossings(figures: Figures) -> dict[tuple[str, str], BreakEvenCrossing]:

@@ -249,12 +249,9 @@ def break_even_table(result: Result) -> Table:
                Column("system_hours", "Busy system-hours until then", "number", 0),
                Column("gpu_hours_per_month", "Break-even usage (GPU-hours/month)", "number", 1),
                Column("buying_cheaper", "Buying is cheaper")]
-    texts = content.break_even_rows(result)
     rows = []
-    for row, text in zip(result.data.get("break_even") or [], texts):
-        direction = text.get("direction") or ""
-        side = ("above" if direction.endswith("above it") else
-                "below" if direction.endswith("below it") else None)
+    for row in result.data.get("break_even") or []:
+        side = result.buying_cheaper_side.get((row["own"], row["versus"]))
         rows.append([row["own"], row["versus"], clean(row["months"]),
                      clean(row["system_hours"]), clean(row["gpu_hours_per_month"]), side])
     return Table("break_even", "Break-even", columns, rows, frozen=2)

@@ -102,27 +102,10 @@ def option_rows(result: Result) -> list[OptionRow]:
 
 
 def _direction(result: Result, row: dict[str, Any]) -> str:
-    """On which side of the break-even usage buying is cheaper ("" when ``cost_vs_usage``
-    cannot tell): compares the two options at the levels next to it."""
-    level = row["gpu_hours_per_month"]
-    frame = result.cost_vs_usage
-    if fmt.is_missing(level) or frame is None or frame.empty:
-        return ""
-    wide = frame.pivot_table(index="gpu_hours_per_month", columns="option",
-                             values="present_value", aggfunc="first")
-    if row["own"] not in wide.columns or row["versus"] not in wide.columns:
-        return ""
-    pair = wide[[row["own"], row["versus"]]].dropna()
-    below = pair[pair.index < level]
-    above = pair[pair.index > level]
-    if below.empty or above.empty:
-        return ""
-    low, high = below.iloc[-1], above.iloc[0]
-    if low[row["own"]] > low[row["versus"]] and high[row["own"]] <= high[row["versus"]]:
-        return t("be.above")
-    if low[row["own"]] < low[row["versus"]] and high[row["own"]] >= high[row["versus"]]:
-        return t("be.below")
-    return ""
+    """On which side of the break-even usage buying is cheaper, in words
+    (``result.buying_cheaper_side``; "" when it cannot tell)."""
+    side = result.buying_cheaper_side.get((row["own"], row["versus"]))
+    return {"above": t("be.above"), "below": t("be.below")}.get(side, "")
 
 
 def _pays_text(months: float | None, horizon: int) -> str:
