@@ -89,6 +89,9 @@ class Result:
     formats them (none is in :meth:`to_dict`; SPEC §2 allows more fields, but the JSON stays
     as it is):
 
+    ``runner_up`` is the feasible option next to the cheapest in present value, and
+    ``saving_vs_runner_up`` what the cheapest saves against it [currency, present value]
+    (both None without two feasible options; :func:`planner.engine.answer.runner_up`).
     ``discount_factor_per_month`` is v_m = (1 + r)^(−m/12) of months 0..T, shape (T + 1,)
     [fraction]. ``headline_pair`` is (own, versus) of the pair the answer speaks of
     (:func:`planner.engine.answer.headline_pair`), None without one.
@@ -110,6 +113,8 @@ class Result:
     breakdown: pd.DataFrame = field(default_factory=pd.DataFrame)
     pue: float = 1.0
     # -- intermediate figures (issue 9, "answers as data") --
+    runner_up: str | None = None
+    saving_vs_runner_up: float | None = None
     discount_factor_per_month: np.ndarray = field(default_factory=lambda: np.ones(0))
     headline_pair: tuple[str, str] | None = None
     marked_break_even_pairs: list[tuple[str, str]] = field(default_factory=list)

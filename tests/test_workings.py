@@ -208,3 +208,11 @@ def test_buying_is_cheaper_above_the_break_even_usage(small):
     assert small.buying_cheaper_side[("box", "cloud")] == "above"
     text = next(r for r in content.break_even_rows(small) if r["versus"] == "cloud")
     assert text["direction"] == "buying is cheaper above it"
+
+
+def test_runner_up_and_the_saving_against_it(small):
+    rows = {r["name"]: r for r in small.data["options"]}
+    assert small.runner_up == "tier"
+    assert small.saving_vs_runner_up == pytest.approx(
+        rows["tier"]["present_value"] - rows["box"]["present_value"])
+    assert content.key_figures(small)[1]["value"] == f"${small.saving_vs_runner_up:,.0f}"

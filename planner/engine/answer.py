@@ -9,6 +9,22 @@ from __future__ import annotations
 from planner.engine.figures import Figures
 
 
+def runner_up(figures: Figures, row: int = 0) -> tuple[str, float] | None:
+    """The feasible option next to the cheapest in present value in scenario ``row`` (file
+    order on a tie), and what choosing the cheapest saves against it [currency, present
+    value]; None without two feasible options.
+    """
+    cheapest = int(figures.cheapest[row])
+    if cheapest < 0:
+        return None
+    best = figures.options[cheapest]
+    others = sorted((o for o in figures.options if o.feasible[row] and o is not best),
+                    key=lambda o: o.present_value[row])
+    if not others:
+        return None
+    return others[0].name, float(others[0].present_value[row] - best.present_value[row])
+
+
 def headline_pair(figures: Figures, row: int = 0) -> tuple[str, str] | None:
     """(own, versus) of the pair the answer speaks of, in scenario ``row``; None if none.
 

@@ -1,5 +1,6 @@
 """The intermediate figures of a single evaluation that the report prints (issue 9, "answers
-as data"): discount factors, the pairs the answer speaks of, where overflow and fallback go,
+as data"): the runner-up and the saving against it, discount factors, the pairs the answer
+speaks of, where overflow and fallback go,
 each feasible option's workings (discounted cost, demand, energy and its cooling share), the
 bracket of each break-even month and on which side of its break-even usage buying is cheaper. The renderer formats them and recomputes none.
 
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner.engine.answer import headline_pair, marked_pairs
+from planner.engine.answer import headline_pair, marked_pairs, runner_up
 from planner.engine.breakeven import last_month_above
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.tco import discount
@@ -42,7 +43,10 @@ def intermediate_fields(plan, figures: Figures) -> dict[str, Any]:
     horizon = plan.model.calendar.horizon_months
     factors = np.broadcast_to(np.asarray(discount(plan.model), dtype=float),
                               (1, horizon + 1))[0].copy()
+    second = runner_up(figures)
     return {
+        "runner_up": None if second is None else second[0],
+        "saving_vs_runner_up": None if second is None else second[1],
         "discount_factor_per_month": factors,
         "headline_pair": headline_pair(figures),
         "marked_break_even_pairs": marked_pairs(figures),

@@ -57,7 +57,6 @@ def _verdict(result: Result) -> str:
             return t("verdict.only_infeasible")
         return t("verdict.none_feasible", count=len(options))
     best = next(r for r in options if r["name"] == cheapest)
-    runners = [r for r in feasible_options(result) if r["name"] != cheapest]
     if is_discounted(result):
         figure = t("verdict.figure_pv", money=money_text(best["present_value"], currency),
                    rate=fmt.percent(data["discount_rate"]))
@@ -65,9 +64,9 @@ def _verdict(result: Result) -> str:
         figure = t("verdict.figure_total", money=money_text(best["total_cost"], currency))
     sentence = t("verdict.cheapest", verb=verb_of(best["kind"]), name=cheapest, months=horizon,
                  figure=figure)
-    if runners and not fmt.is_missing(best["present_value"]):
-        saving = runners[0]["present_value"] - best["present_value"]
-        sentence += t("verdict.saving", money=money_text(saving, currency), name=runners[0]["name"])
+    if result.runner_up is not None and not fmt.is_missing(result.saving_vs_runner_up):
+        sentence += t("verdict.saving", money=money_text(result.saving_vs_runner_up, currency),
+                      name=result.runner_up)
     else:
         sentence += t("verdict.only")
     return sentence
@@ -183,10 +182,9 @@ def key_figures(result: Result) -> list[dict[str, str]]:
     else:
         cost = {"value": money_text(best["total_cost"], currency),
                 "label": t("tile.total", name=cheapest, months=horizon)}
-    runners = [r for r in feasible_options(result) if r["name"] != cheapest]
-    if runners:
-        saving = {"value": money_text(runners[0]["present_value"] - best["present_value"], currency),
-                  "label": t("tile.saving", name=runners[0]["name"],
+    if result.runner_up is not None:
+        saving = {"value": money_text(result.saving_vs_runner_up, currency),
+                  "label": t("tile.saving", name=result.runner_up,
                              basis=t("tile.saving_pv") if is_discounted(result) else "")}
     else:
         saving = {"value": fmt.MISSING, "label": t("tile.no_runner")}
