@@ -53,8 +53,9 @@ def diff(old: Any, new: Any) -> PlanDiff:
     """What changed from ``old`` to ``new`` (each a path, a dict, a Plan or a Result); see
     :mod:`planner.evaluate.compare`."""
     from planner.evaluate.compare import diff as compare_plans
+    from planner.render.diff import with_recommendations
 
-    return compare_plans(old, new)
+    return with_recommendations(compare_plans(old, new))
 
 
 def __getattr__(name: str) -> Any:

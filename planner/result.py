@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from planner.messages import Text, render
@@ -40,6 +41,47 @@ def is_missing(x: object) -> bool:
     return x is None or (isinstance(x, Real) and math.isnan(x))
 
 
+@dataclass(frozen=True)
+class OptionWorkings:
+    """The intermediate figures of one feasible option that the report's tables and appendix
+    print: the renderer formats them and recomputes none.
+
+    ``discounted_cost``: Σ_m v_m × monthly_cost_m over months 0..T, the residual value not
+    counted. [currency]
+    ``demand_gpu_hours``: the reference GPU-hours of demand over the horizon, which
+    ``cost_per_gpu_hour`` divides the total cost by (with FLOPs demand, the option's own
+    GPU-hours). [GPU-hours]
+    ``energy_cost``: the cost of the facility's energy (× PUE) over the horizon. [currency]
+    ``cooling_cost``: its cooling share, energy_cost × (1 − 1/PUE). [currency]
+    ``cooling_cost_per_month``: the cooling share month by month, months 0..T, shape (T + 1,).
+    [currency per month]
+    """
+
+    discounted_cost: float
+    demand_gpu_hours: float | None
+    energy_cost: float
+    cooling_cost: float
+    cooling_cost_per_month: np.ndarray
+
+
+@dataclass(frozen=True)
+class BreakEvenCrossing:
+    """Where a break-even month comes from (SPEC §5.6): the last month end at which the own
+    option's cumulative cost is above the other's, and the gaps around it.
+
+    ``last_month_above``: that month end k; −1 when the own option is never above (it pays
+    off from the start), T when it is above at the end (no break-even). [month]
+    ``cost_gap_at_last_month``: own − other cumulative cost at k (NaN when never above).
+    [currency]
+    ``cost_gap_after_last_month``: the same at k + 1, at or below zero (NaN without a
+    crossing inside the horizon). [currency]
+    """
+
+    last_month_above: int
+    cost_gap_at_last_month: float
+    cost_gap_after_last_month: float
+
+
 @dataclass
 class Result:
     """What :meth:`planner.Plan.evaluate` returns.
@@ -62,6 +104,24 @@ class Result:
     (per unit) and ``cost``.
     ``pue`` is the site's power usage effectiveness (1 without one), by which own machines'
     energy includes cooling.
+
+    The intermediate figures the report and its appendix print, so that the renderer only
+    formats them (none is in :meth:`to_dict`; SPEC §2 allows more fields, but the JSON stays
+    as it is):
+
+    ``runner_up`` is the feasible option next to the cheapest in present value, and
+    ``saving_vs_runner_up`` what the cheapest saves against it [currency, present value]
+    (both None without two feasible options; :func:`planner.engine.answer.runner_up`).
+    ``discount_factor_per_month`` is v_m = (1 + r)^(−m/12) of months 0..T, shape (T + 1,)
+    [fraction]. ``headline_pair`` is (own, versus) of the pair the answer speaks of
+    (:func:`planner.engine.answer.headline_pair`), None without one.
+    ``marked_break_even_pairs`` are (own, versus) of the break-even rows the answer and the
+    charts mark (:func:`planner.engine.answer.marked_pairs`). ``passed_to`` maps each option
+    with an overflow or fallback to the option it passes work to. ``workings`` holds each
+    feasible option's :class:`OptionWorkings`. ``break_even_crossings`` maps each break-even
+    row's (own, versus) to its :class:`BreakEvenCrossing`, ``buying_cheaper_side`` to "above"
+    or "below": on which side of the break-even usage buying is cheaper (absent where the
+    cost-against-usage curves cannot tell).
     """
 
     data: dict[str, Any]
@@ -72,6 +132,16 @@ class Result:
     sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame)
     breakdown: pd.DataFrame = field(default_factory=pd.DataFrame)
     pue: float = 1.0
+    # -- intermediate figures (issue 9, "answers as data") --
+    runner_up: str | None = None
+    saving_vs_runner_up: float | None = None
+    discount_factor_per_month: np.ndarray = field(default_factory=lambda: np.ones(0))
+    headline_pair: tuple[str, str] | None = None
+    marked_break_even_pairs: list[tuple[str, str]] = field(default_factory=list)
+    passed_to: dict[str, str] = field(default_factory=dict)
+    workings: dict[str, OptionWorkings] = field(default_factory=dict)
+    break_even_crossings: dict[tuple[str, str], BreakEvenCrossing] = field(default_factory=dict)
+    buying_cheaper_side: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of SPEC §2 (a deep copy), its messages in English."""

@@ -706,9 +706,10 @@ def test_every_text_of_the_templates_is_in_the_catalog():
     from planner.render.html import _template_source
 
     keys = set(re.findall(r'\bt\("([^"]+)"', _template_source("report.html")))
-    sources = "".join((Path(__file__).resolve().parent.parent / "planner" / "render" / name)
-                      .read_text() for name in ("content.py", "charts.py", "html.py",
-                                                "terminal.py"))
+    render = Path(__file__).resolve().parent.parent / "planner" / "render"
+    files = [*sorted((render / "content").glob("*.py")), *sorted((render / "charts").glob("*.py")),
+             render / "html.py", render / "terminal.py"]
+    sources = "".join(path.read_text() for path in files)
     keys |= set(re.findall(r'\bt\("([^"{]+)"', sources))
     missing = sorted(keys - set(CATALOGUE))
     assert not missing
@@ -758,7 +759,7 @@ def test_component_groups_stay_apart_in_grayscale():
 def test_options_differ_by_more_than_colour(result):
     from planner.render import charts
 
-    styles = charts._styles(result).values()
+    styles = charts.style.option_styles(result).values()
     assert len({(str(s["linestyle"]), s["marker"]) for s in styles}) == len(styles)
 
 

@@ -57,6 +57,33 @@ def break_even_months(own_cost: Array, other_cost: Array) -> Array:
 
 def months_from_cumulative(own_cum: Array, other_cum: Array) -> Array:
     """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1)."""
+    ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        crossing = last + d0 / (d0 - d1)
+    months = np.where(ever, crossing, 0.0)
+    return np.where(at_end, np.nan, months)
+
+
+def last_month_above(own_cum: Array, other_cum: Array) -> tuple[Array, Array, Array]:
+    """The bracket of the break-even month: the last month end k at which the own option's
+    cumulative cost is above the other's (−1: never above; T: above at the end, no
+    break-even), and own − other at k and at k + 1 (NaN where there is none). (S,) each
+    [month, currency, currency]. The break-even month is k + gap_k / (gap_k − gap_k+1).
+
+    >>> own = np.cumsum([[1000.0, 0, 0, 0, 0, 0]], axis=1)
+    >>> rent = np.cumsum([[0.0, 300, 300, 300, 300, 300]], axis=1)
+    >>> [float(x[0]) for x in last_month_above(own, rent)]
+    [3.0, 100.0, -200.0]
+    """
+    ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum)
+    inside = ever & ~at_end
+    return (np.where(ever, last, -1), np.where(ever, d0, np.nan),
+            np.where(inside, d1, np.nan))
+
+
+def _last_above(own_cum: Array, other_cum: Array) -> tuple[Array, ...]:
+    """(above at some month end, above at T, the last month end above, own − other there and
+    at the next month end), each (S,)."""
     diff = own_cum - other_cum
     scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
     above = diff > (_REL_TOL * np.maximum(scale, 1.0))[:, None]
@@ -64,11 +91,7 @@ def months_from_cumulative(own_cum: Array, other_cum: Array) -> Array:
     rows = np.arange(diff.shape[0])
     last = T - np.argmax(above[:, ::-1], axis=1)
     nxt = np.minimum(last + 1, T)
-    d0, d1 = diff[rows, last], diff[rows, nxt]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        crossing = last + d0 / (d0 - d1)
-    months = np.where(above.any(axis=1), crossing, 0.0)
-    return np.where(above[:, T], np.nan, months)
+    return above.any(axis=1), above[:, T], last, diff[rows, last], diff[rows, nxt]
 
 
 def hours_until(system_hours: Array, t: Array, cumulative: Array | None = None) -> Array:

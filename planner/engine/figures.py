@@ -44,6 +44,9 @@ class OptionFigures:
     first_unmet_month: Array  # NaN: none
     flows: Flows = field(repr=False)
     pv_unmasked: Array = field(repr=False, default=None)  # present value even if infeasible
+    #: Reference GPU-hours of demand over the horizon, the divisor of ``cost_per_gpu_hour``
+    #: (with FLOPs demand, the option's own GPU-hours). [GPU-hours]
+    demand_gpu_hours: Array = field(repr=False, default=None)
 
 
 @dataclass
@@ -111,6 +114,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             first_unmet_month=first_unmet,
             flows=flows,
             pv_unmasked=pv,
+            demand_gpu_hours=reference_hours,
         ))
     pairs = _pairs(model, options, break_even) if options else []
     return Figures(options=options, pairs=pairs, cheapest=_cheapest(options, rows))

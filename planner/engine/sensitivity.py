@@ -4,8 +4,9 @@ All the moved scenarios are evaluated at once by the array engine (one model of 
 scenarios: the plan itself, then every input low and high). For each input the result says
 where the break-even month of the headline pair lands and which option is then the cheapest.
 
-The headline pair is the one the report's answer speaks of: the cheapest option against the
-runner-up when the cheapest is owned, else the best owned option against the cheapest.
+The headline pair is the one the report's answer speaks of
+(:func:`planner.engine.answer.headline_pair`): the cheapest option against the runner-up when
+the cheapest is owned, else the best owned option against the cheapest.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from planner.cards.model import Array, CloudCard, Model, OwnCard
+from planner.engine.answer import headline_pair
 from planner.engine.figures import Figures, compute
 from planner.messages import Message
 
@@ -72,22 +74,6 @@ def key_inputs(model: Model) -> list[Input]:
             m, calendar=dataclasses.replace(m.calendar, discount_rate=m.calendar.discount_rate
                                             * f))))
     return inputs
-
-
-def headline_pair(figures: Figures, row: int = 0) -> tuple[str, str] | None:
-    """(own, versus) of the pair the answer speaks of, in scenario ``row``; None if none."""
-    cheapest = int(figures.cheapest[row])
-    if cheapest < 0:
-        return None
-    options = figures.options
-    best = options[cheapest]
-    feasible = [o for o in options if o.feasible[row]]
-    if best.kind == "own":
-        others = sorted((o for o in feasible if o is not best),
-                        key=lambda o: o.present_value[row])
-        return (best.name, others[0].name) if others else None
-    owns = sorted((o for o in feasible if o.kind == "own"), key=lambda o: o.present_value[row])
-    return (owns[0].name, best.name) if owns else None
 
 
 def sensitivity(model: Model, base: Figures, spread: float = DEFAULT_RANGE) -> pd.DataFrame:

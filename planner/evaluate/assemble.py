@@ -13,6 +13,7 @@ from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.flows import COMPONENTS
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
+from planner.evaluate.workings import buying_cheaper_sides, intermediate_fields
 from planner.messages import Message, Money, Number, Share
 from planner.result import Input, Result
 
@@ -63,7 +64,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         "break_even": pairs,
         "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,
     }
-    return Result(
+    result = Result(
         data=data,
         monthly=_monthly_frame(figures),
         cost_vs_usage=_cost_vs_usage(plan, data),
@@ -72,7 +73,10 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
         breakdown=_breakdown(figures),
         pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
+        **intermediate_fields(plan, figures),
     )
+    result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
+    return result
 
 
 def _check_finite(plan, options: list[dict[str, Any]]) -> None:

@@ -54,14 +54,28 @@ class InputChange:
 
 @dataclass
 class Side:
-    """One plan of the comparison."""
+    """One plan of the comparison.
+
+    ``result`` is the plan's evaluated Result, the data the recommendation is made of.
+    ``recommendation`` is that sentence, which is text, so the renderer writes it:
+    :func:`planner.render.diff.with_recommendations` fills it in (``planner.diff`` and
+    ``planner diff`` always do), and until then it is ``None``.
+    """
 
     name: str
     title: str
     currency: str
     horizon_months: int
     cheapest: str | None
-    recommendation: str
+    result: Result = field(repr=False, compare=False)
+    recommendation: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``name``, ``title``, ``currency``, ``horizon_months``, ``cheapest`` and
+        ``recommendation`` (null until the renderer has written it)."""
+        return {"name": self.name, "title": self.title, "currency": self.currency,
+                "horizon_months": self.horizon_months, "cheapest": self.cheapest,
+                "recommendation": self.recommendation}
 
 
 @dataclass
@@ -131,8 +145,8 @@ class PlanDiff:
         ``break_even`` and ``notes``."""
         return {
             "format_version": 1,
-            "old": asdict(self.old),
-            "new": asdict(self.new),
+            "old": self.old.to_dict(),
+            "new": self.new.to_dict(),
             "cheapest": {"old": self.old.cheapest, "new": self.new.cheapest,
                          "changed": self.decision_changed},
             "inputs": None if self.inputs is None else [asdict(c) for c in self.inputs],
@@ -258,12 +272,10 @@ def _status(before: dict[str, Any] | None, after: dict[str, Any] | None,
 
 
 def _side(name: str, result: Result) -> Side:
-    from planner.render.content import recommendation
-
     data = result.data
     return Side(name=name, title=str(data["title"]), currency=str(data["currency"]),
                 horizon_months=int(data["horizon_months"]), cheapest=data.get("cheapest"),
-                recommendation=recommendation(result))
+                result=result)
 
 
 def compare(old_result: Result, new_result: Result, *, old_name: str = "old",

@@ -1,9 +1,15 @@
 """What changed between two plans, as text: the terminal summary, Markdown, JSON, and a page in
 the report's style (HTML, PDF). The comparison itself is :mod:`planner.evaluate.compare`.
+
+The comparison holds data; the recommendation sentence of each side is text, so it is written
+here (:func:`with_recommendations`, in English, from each side's Result) and kept in the
+side's ``recommendation`` field, so that ``PlanDiff.to_dict()`` and the JSON file both carry it.
+Every renderer below writes it in when the comparison does not hold it yet.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 from pathlib import Path
@@ -19,7 +25,19 @@ if TYPE_CHECKING:
 FORMATS = ("md", "json", "html", "pdf")
 SUFFIXES = {".md": "md", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf"}
 
-__all__ = ["FORMATS", "SUFFIXES", "render", "write_diff"]
+__all__ = ["FORMATS", "SUFFIXES", "render", "with_recommendations", "write_diff"]
+
+
+def with_recommendations(d: PlanDiff) -> PlanDiff:
+    """``d`` with each side's recommendation sentence written (English; the sides' Results
+    say what to recommend); ``d`` itself is left as it is."""
+    from planner.render import i18n
+    from planner.render.content import recommendation
+
+    with i18n.language("en"):
+        return dataclasses.replace(
+            d, old=dataclasses.replace(d.old, recommendation=recommendation(d.old.result)),
+            new=dataclasses.replace(d.new, recommendation=recommendation(d.new.result)))
 
 
 
@@ -58,10 +76,7 @@ def _money(row: dict[str, Any] | None, key: str, currency: str, decimals: int = 
 def _months(pair: dict[str, Any] | None) -> str:
     if pair is None:
         return "not in plan"
-    months = pair.get("months")
-    if fmt.is_missing(months):
-        return "never"
-    return "from the start" if months == 0 else fmt.months(months)
+    return fmt.break_even_months(pair.get("months"))
 
 
 def _months_change(value: float | None) -> str:
@@ -158,6 +173,7 @@ def render_markdown(d: PlanDiff, date: datetime.date) -> str:
         lines += markdown_table(BREAK_EVEN_HEADER, break_even_table_rows(d),
                                 numeric={2, 3, 4, 5, 6})
         lines += ["", "Break-even usage: month-1 demand in reference GPU-hours.", ""]
+    d = with_recommendations(d)
     lines += ["## Recommendation", "", f"Before: {d.old.recommendation}", "",
               f"After: {d.new.recommendation}", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -171,6 +187,7 @@ def render_html(d: PlanDiff, date: datetime.date, paper: str = "a4") -> str:
     from planner.render.paper import check_paper
 
     check_paper(paper)
+    d = with_recommendations(d)
     with i18n.language("en"):
         page = {
             **page_context(paper),
@@ -188,7 +205,9 @@ def render_html(d: PlanDiff, date: datetime.date, paper: str = "a4") -> str:
 
 
 def render_json(d: PlanDiff) -> str:
-    return json.dumps(d.to_dict(), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    """``d.to_dict()`` as JSON, the recommendations written in."""
+    data = with_recommendations(d).to_dict()
+    return json.dumps(data, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
 
 def render(d: PlanDiff, fmt_name: str, *, date: datetime.date | None = None) -> bytes:

@@ -202,6 +202,16 @@ def months(x: float | None, decimals: int = 1) -> str:
     return _text("unit.month" if one else "unit.months", n=text)
 
 
+def break_even_months(x: float | None, never: str | None = None, decimals: int = 1) -> str:
+    """When buying pays off, as text: "14.2 months"; "from the start" at 0; "never" (or
+    ``never``, such as "not within 36 months") when it does not within the horizon."""
+    if is_missing(x):
+        return _text("value.never") if never is None else never
+    if x == 0:
+        return _text("value.start")
+    return months(x, decimals)
+
+
 def percent(x: float | None, decimals: int | None = None) -> str:
     """A fraction as a percentage: 0.05 -> "5%", 0.055 -> "5.5%".
 

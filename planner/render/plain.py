@@ -170,9 +170,7 @@ def _quantity(value: Any) -> str:
 
 
 def _months(value: Any) -> str:
-    if fmt.is_missing(value):
-        return "never"
-    return "from the start" if value == 0 else fmt.months(value)
+    return fmt.break_even_months(value)
 
 
 def _breakdown_lines(result: Result) -> list[str]:

@@ -163,7 +163,7 @@ def _option_order(result: Result) -> list[str]:
 
 
 def _component_rank(component: str) -> tuple[int, str]:
-    order = content.COMPONENT_ORDER
+    order = content.COMPONENTS
     return (order.index(component), "") if component in order else (len(order), component)
 
 
@@ -226,31 +226,19 @@ def breakdown_table(result: Result) -> Table:
     return Table("breakdown", "Breakdown", columns, rows, currency_column=True, frozen=2)
 
 
-def year_periods(horizon: int) -> list[tuple[str, str, int, int]]:
-    """(key, label, first month, last month): today (month 0), then each 12 months."""
-    periods = [("today", "Today", 0, 0)]
-    for start in range(1, horizon + 1, 12):
-        end = min(start + 11, horizon)
-        if end - start == 11:
-            year = (start - 1) // 12 + 1
-            periods.append((f"year_{year}", f"Year {year}", start, end))
-        else:
-            periods.append((f"months_{start}_{end}", f"Months {start}–{end}", start, end))
-    return periods
-
-
 def cash_flow_table(result: Result) -> Table:
     """Money paid per option today and in each 12 months (the sums of ``monthly_cost``; the
     residual value is not a payment and is left out)."""
-    periods = year_periods(int(result.data["horizon_months"]))
+    periods = content.year_periods(int(result.data["horizon_months"]))
     columns = [Column("option", "Option")]
-    columns += [Column(key, label, "money") for key, label, _, _ in periods]
+    columns += [Column(p.key, p.label, "money") for p in periods]
     rows = []
     for row in result.data["options"]:
         flows = row.get("monthly_cost")
         if not row["feasible"] or not flows:
             continue
-        rows.append([row["name"], *[clean(math.fsum(flows[a:b + 1])) for _, _, a, b in periods]])
+        rows.append([row["name"], *[clean(math.fsum(flows[p.first_month:p.last_month + 1]))
+                                    for p in periods]])
     return Table("cash_flow_by_year", "Cash flow by year", columns, rows, currency_column=True,
                  frozen=1)
 
@@ -264,12 +252,9 @@ def break_even_table(result: Result) -> Table:
                Column("system_hours", "Busy system-hours until then", "number", 0),
                Column("gpu_hours_per_month", "Break-even usage (GPU-hours/month)", "number", 1),
                Column("buying_cheaper", "Buying is cheaper")]
-    texts = content.break_even_rows(result)
     rows = []
-    for row, text in zip(result.data.get("break_even") or [], texts):
-        direction = text.get("direction") or ""
-        side = ("above" if direction.endswith("above it") else
-                "below" if direction.endswith("below it") else None)
+    for row in result.data.get("break_even") or []:
+        side = result.buying_cheaper_side.get((row["own"], row["versus"]))
         rows.append([row["own"], row["versus"], clean(row["months"]),
                      clean(row["system_hours"]), clean(row["gpu_hours_per_month"]), side])
     return Table("break_even", "Break-even", columns, rows, frozen=2)

@@ -1,0 +1,116 @@
+"""The intermediate figures of a single evaluation that the report prints (issue 9, "answers
+as data"): the runner-up and the saving against it, discount factors, the pairs the answer
+speaks of, where overflow and fallback go,
+each feasible option's workings (discounted cost, demand, energy and its cooling share), the
+bracket of each break-even month and on which side of its break-even usage buying is cheaper. The renderer formats them and recomputes none.
+
+:func:`intermediate_fields` gives them as keyword arguments of :class:`planner.result.Result`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from planner.engine.answer import headline_pair, marked_pairs, runner_up
+from planner.engine.breakeven import last_month_above
+from planner.engine.figures import Figures, OptionFigures
+from planner.engine.months import discount
+from planner.result import BreakEvenCrossing, OptionWorkings, is_missing
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def cooling_share(energy_cost, pue: float):
+    """The share of an energy cost that cools the facility: energy × (1 − 1/PUE).
+
+    energy_cost : the facility's energy cost (IT load × PUE). [currency]
+    pue : power usage effectiveness, at least 1 (a smaller one counts as 1). [ratio]
+
+    What part of $1,100 of energy is cooling at a PUE of 1.1?
+
+    >>> round(cooling_share(1100.0, 1.1), 6)
+    100.0
+    """
+    return energy_cost * (1 - 1 / max(1.0, pue))
+
+
+def intermediate_fields(plan, figures: Figures) -> dict[str, Any]:
+    """The Result's intermediate figures of scenario 0, by field name."""
+    pue = float(np.asarray(plan.resolved.site["pue"]).ravel()[0])
+    horizon = plan.model.calendar.horizon_months
+    factors = np.broadcast_to(np.asarray(discount(plan.model), dtype=float),
+                              (1, horizon + 1))[0].copy()
+    second = runner_up(figures)
+    return {
+        "runner_up": None if second is None else second[0],
+        "saving_vs_runner_up": None if second is None else second[1],
+        "discount_factor_per_month": factors,
+        "headline_pair": headline_pair(figures),
+        "marked_break_even_pairs": marked_pairs(figures),
+        "passed_to": dict(plan.model.target_of),
+        "workings": {o.name: option_workings(o, factors, pue)
+                     for o in figures.options if bool(o.feasible[0])},
+        "break_even_crossings": crossings(figures),
+    }
+
+
+def buying_cheaper_sides(cost_vs_usage: pd.DataFrame,
+                         break_even: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """On which side of each pair's break-even usage buying is cheaper, "above" or "below"
+    (left out when the cost-against-usage curves cannot tell): the two options compared at
+    the curve's levels next to it."""
+    out = {}
+    if cost_vs_usage is None or cost_vs_usage.empty:
+        return out
+    wide = cost_vs_usage.pivot_table(index="gpu_hours_per_month", columns="option",
+                                     values="present_value", aggfunc="first")
+    for row in break_even:
+        own, versus, level = row["own"], row["versus"], row["gpu_hours_per_month"]
+        if is_missing(level) or own not in wide.columns or versus not in wide.columns:
+            continue
+        pair = wide[[own, versus]].dropna()
+        below, above = pair[pair.index < level], pair[pair.index > level]
+        if below.empty or above.empty:
+            continue
+        low, high = below.iloc[-1], above.iloc[0]
+        if low[own] > low[versus] and high[own] <= high[versus]:
+            out[(own, versus)] = "above"
+        elif low[own] < low[versus] and high[own] >= high[versus]:
+            out[(own, versus)] = "below"
+    return out
+
+
+def crossings(figures: Figures) -> dict[tuple[str, str], BreakEvenCrossing]:
+    """The bracket of each break-even month of scenario 0, for the pairs of two feasible
+    options (SPEC §5.6's rows)."""
+    costs = {o.name: np.asarray(o.flows.monthly_cost, dtype=float)[:1]
+             for o in figures.options if bool(o.feasible[0])}
+    out = {}
+    for p in figures.pairs:
+        if p.own not in costs or p.versus not in costs:
+            continue
+        own, other = np.broadcast_arrays(costs[p.own], costs[p.versus])
+        last, gap, after = last_month_above(np.cumsum(own, axis=1), np.cumsum(other, axis=1))
+        out[(p.own, p.versus)] = BreakEvenCrossing(int(last[0]), float(gap[0]), float(after[0]))
+    return out
+
+
+def option_workings(o: OptionFigures, discount_per_month: np.ndarray,
+                    pue: float) -> OptionWorkings:
+    """One feasible option's workings in scenario 0 (see :class:`OptionWorkings`)."""
+    monthly_cost = np.asarray(o.flows.monthly_cost, dtype=float)[0]
+    energy = o.flows.components.get("energy")
+    energy_per_month = (np.zeros(monthly_cost.size) if energy is None
+                        else np.asarray(energy, dtype=float)[0])
+    energy_cost = float(energy_per_month.sum())
+    demand = None if o.demand_gpu_hours is None else float(np.asarray(o.demand_gpu_hours)[0])
+    return OptionWorkings(
+        discounted_cost=float((discount_per_month * monthly_cost).sum()),
+        demand_gpu_hours=demand if demand is not None and np.isfinite(demand) else None,
+        energy_cost=energy_cost,
+        cooling_cost=float(cooling_share(energy_cost, pue)),
+        cooling_cost_per_month=cooling_share(energy_per_month, pue),
+    )

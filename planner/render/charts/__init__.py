@@ -1,0 +1,27 @@
+"""The report's charts as inline SVG.
+
+- :func:`ranking`: the first page's small chart, every option's cost over the horizon;
+- :func:`cumulative_cost`: cumulative cost over time, break-even months marked;
+- :func:`cost_vs_usage`: cost against monthly usage, break-even usage levels marked;
+- :func:`monthly_breakdown`: every feasible option's monthly cost by component, small
+  multiples on one scale (energy split into IT load and cooling);
+- :func:`sensitivity`: a tornado of the break-even month as each key input moves;
+- :func:`free_tiers`: sessions a week and days a job waits on each free tier.
+
+Each function takes a :class:`planner.result.Result` and returns an ``<svg>`` element as text
+(no XML prolog, ids prefixed per chart so several can share one HTML page, its title in a
+``<title>`` element and ``aria-label``), or ``None`` when the result has nothing to draw.
+
+The plumbing is :mod:`.svg` (matplotlib's settings, fonts, inlining, ids), :mod:`.layout`
+(axes and legends placed) and :mod:`.style` (colours, line styles, hatches, ticks); the charts
+are :mod:`.bars`, :mod:`.lines`, :mod:`.breakdown` and :mod:`.tornado`.
+"""
+
+from planner.render.charts.bars import free_tiers, ranking
+from planner.render.charts.breakdown import monthly_breakdown
+from planner.render.charts.lines import cost_vs_usage, cumulative_cost
+from planner.render.charts.style import GROUP_STYLES
+from planner.render.charts.tornado import sensitivity
+
+__all__ = ["GROUP_STYLES", "cost_vs_usage", "cumulative_cost", "free_tiers", "monthly_breakdown",
+           "ranking", "sensitivity"]

@@ -1,0 +1,286 @@
+"""The report's tables as rows of text: the options compared, break-even, sensitivity, free
+tiers, the notes and the assumptions.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from planner.render import fmt, i18n
+from planner.render.content.common import (
+    KIND_LABELS,
+    all_options,
+    feasible_options,
+    money_text,
+    option_name,
+    ranked_options,
+    sentences_of,
+    swing,
+)
+from planner.render.i18n import t
+
+if TYPE_CHECKING:
+    from planner.result import Result
+
+
+#: Prices older than this at the report's date get a warning.
+STALE_AFTER_DAYS = 180
+
+
+@dataclass
+class OptionRow:
+    """One option as the report tables show it (all figures already text)."""
+
+    name: str
+    kind: str
+    gpu: str
+    feasible: bool
+    cheapest: bool
+    reasons: list[str]
+    warnings: list[str]
+    total_cost: str
+    present_value: str
+    cost_per_gpu_hour: str
+    gpu_hours_per_month: str
+    capacity: str
+    residual_value: str
+    energy: str = ""
+
+
+def _gpu_text(row: dict[str, Any]) -> str:
+    if row.get("gpu") is None:
+        return "" if fmt.is_missing(row.get("gpus")) else f"{row['gpus']} GPU"
+    count = row.get("gpus")
+    return row["gpu"] if count in (None, 1) else f"{count} × {row['gpu']}"
+
+
+def _capacity_text(row: dict[str, Any]) -> str:
+    capacity = row.get("capacity_gpu_hours_per_month")
+    if fmt.is_missing(capacity):
+        return t("capacity.unlimited") if row["kind"] == "cloud" else fmt.MISSING
+    return fmt.number(capacity)
+
+
+def _energy_text(row: dict[str, Any], horizon: int) -> str:
+    if fmt.is_missing(row.get("energy_kwh")):
+        return ""
+    text = t("energy.use", kwh=fmt.number(row["energy_kwh"]), months=horizon)
+    if not fmt.is_missing(row.get("carbon_kg")):
+        text += t("energy.carbon", kg=fmt.number(row["carbon_kg"]))
+    return text
+
+
+def _kind_text(kind: str) -> str:
+    return t(f"kind.{kind}") if kind in KIND_LABELS else kind
+
+
+def option_rows(result: Result) -> list[OptionRow]:
+    """The comparison table, cheapest first, infeasible options last with their reasons."""
+    data = result.data
+    currency, horizon = data["currency"], data["horizon_months"]
+    rows = []
+    for row in ranked_options(result):
+        rows.append(OptionRow(
+            name=row["name"],
+            kind=_kind_text(row["kind"]),
+            gpu=_gpu_text(row),
+            feasible=bool(row["feasible"]),
+            cheapest=row["name"] == data.get("cheapest"),
+            reasons=sentences_of(row.get("reasons")),
+            warnings=sentences_of(row.get("warnings")),
+            total_cost=money_text(row["total_cost"], currency),
+            present_value=money_text(row["present_value"], currency),
+            cost_per_gpu_hour=fmt.money(row["cost_per_gpu_hour"], currency, decimals=2),
+            gpu_hours_per_month=fmt.number(row["gpu_hours_per_month"]),
+            capacity=_capacity_text(row),
+            residual_value=money_text(row["residual_value"], currency),
+            energy=_energy_text(row, horizon),
+        ))
+    return rows
+
+
+def _direction(result: Result, row: dict[str, Any]) -> str:
+    """On which side of the break-even usage buying is cheaper, in words
+    (``result.buying_cheaper_side``; "" when it cannot tell)."""
+    side = result.buying_cheaper_side.get((row["own"], row["versus"]))
+    return {"above": t("be.above"), "below": t("be.below")}.get(side, "")
+
+
+def _pays_text(months: float | None, horizon: int) -> str:
+    return fmt.break_even_months(months, never=t("be.not_within", months=horizon))
+
+
+def break_even_rows(result: Result) -> list[dict[str, str]]:
+    """The break-even table, as text."""
+    horizon = result.data["horizon_months"]
+    rows = []
+    for row in result.data.get("break_even") or []:
+        rows.append({
+            "own": row["own"],
+            "versus": row["versus"],
+            "months": _pays_text(row["months"], horizon),
+            "system_hours": fmt.number(row["system_hours"]),
+            "usage": fmt.number(row["gpu_hours_per_month"]),
+            "direction": _direction(result, row),
+        })
+    return rows
+
+
+def break_even_matrix(result: Result) -> dict[str, Any]:
+    """Every owned option (rows) against every other feasible option (columns).
+
+    Returns ``{"columns": [name, ...], "rows": [(own, [cell or None, ...]), ...]}``; a cell is
+    ``{"months", "hours", "usage", "direction"}`` as text, None on the diagonal or where the
+    result has no such pair.
+    """
+    pairs = {(r["own"], r["versus"]): r for r in result.data.get("break_even") or []}
+    order = [r["name"] for r in feasible_options(result)]
+    owns = [name for name in order if any(own == name for own, _ in pairs)]
+    columns = [name for name in order if any(versus == name for _, versus in pairs)]
+    horizon = result.data["horizon_months"]
+    rows = []
+    for own in owns:
+        cells = []
+        for versus in columns:
+            row = pairs.get((own, versus))
+            if row is None:
+                cells.append(None)
+                continue
+            usage = row["gpu_hours_per_month"]
+            cells.append({
+                "months": _pays_text(row["months"], horizon),
+                "hours": ("" if fmt.is_missing(row["system_hours"]) or not row["months"]
+                          else t("be.system_hours", hours=fmt.number(row["system_hours"]))),
+                "usage": (t("be.no_usage") if fmt.is_missing(usage)
+                          else t("be.usage", usage=fmt.number(usage))),
+                "direction": _direction(result, row),
+            })
+        rows.append((own, cells))
+    return {"columns": columns, "rows": rows}
+
+
+def warnings(result: Result, date: datetime.date) -> list[str]:
+    """Everything the reader should know, option by option, then about the prices' age."""
+    notes = []
+    for row in all_options(result):
+        for text in sentences_of(row.get("warnings")):
+            notes.append(f"{row['name']}{t('colon')}{text}")
+    age = catalog_age_days(result, date)
+    if age is not None and age > STALE_AFTER_DAYS:
+        notes.append(t("warning.stale", date=result.data["catalog_as_of"], days=age))
+    return notes
+
+
+def catalog_age_days(result: Result, date: datetime.date) -> int | None:
+    """Days between the oldest catalog data used and the report's date."""
+    as_of = str(result.data.get("catalog_as_of") or "")[:10]
+    if len(as_of) == 7:  # "2025-12": a month, taken from its first day
+        as_of += "-01"
+    try:
+        return (date - datetime.date.fromisoformat(as_of)).days
+    except ValueError:
+        return None
+
+
+def _sources(source: object) -> list[dict[str, Any]]:
+    """A source field as its parts ("a; b" is two sources), each marked whether it is a URL."""
+    parts = [part.strip() for part in str(source).split(";") if part.strip()]
+    return [{"text": part, "is_url": part.startswith(("http://", "https://"))} for part in parts]
+
+
+def assumption_rows(result: Result) -> list[dict[str, Any]]:
+    """What the figures rest on: item, value, as-of date and sources (the user's inputs marked).
+
+    ``source`` is the text of the source field ("your input" for the user's own values);
+    ``sources`` the same split into its parts, each with ``text`` and ``is_url``.
+    """
+    rows = []
+    for item in result.assumptions:
+        value = item.get("value")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            text = fmt.MISSING if value is None else i18n.text(value)
+        else:
+            text = fmt.figure(value)
+        source = item.get("source")
+        if source:
+            source_text = str(source)
+        elif item.get("as_of") is None:
+            source_text = t("source.yours")
+        else:
+            source_text = fmt.MISSING
+        rows.append({
+            "item": i18n.text(item.get("item", "")),
+            "value": text,
+            "as_of": str(item["as_of"]) if item.get("as_of") else fmt.MISSING,
+            "source": source_text,
+            "sources": _sources(source) if source else [{"text": source_text, "is_url": False}],
+        })
+    return rows
+
+
+def free_tier_rows(result: Result) -> list[dict[str, Any]]:
+    """Every free tier: usable capacity, the share of its work it serves itself, sessions a
+    week, days a job waits, where the rest goes; infeasible ones with their reasons."""
+    rows = []
+    for row in all_options(result):
+        if row["kind"] != "free_tier":
+            continue
+        served, unmet = row.get("gpu_hours_per_month"), row.get("unmet_gpu_hours_per_month")
+        share = None
+        if row["feasible"] and not fmt.is_missing(served) and not fmt.is_missing(unmet) \
+                and served + unmet > 0:
+            share = served / (served + unmet)
+        sessions, wait = row.get("sessions_per_week"), row.get("job_wait_days")
+        rows.append({
+            "name": row["name"],
+            "feasible": bool(row["feasible"]),
+            "reasons": sentences_of(row.get("reasons")),
+            "capacity": fmt.number(row.get("capacity_gpu_hours_per_month")),
+            "served": fmt.percent(share, 0) if share is not None else fmt.MISSING,
+            "sessions": fmt.number(sessions, 1),
+            "sessions_value": None if fmt.is_missing(sessions) else float(sessions),
+            "wait": fmt.number(wait, 1),
+            "wait_value": None if fmt.is_missing(wait) else float(wait),
+            "rest": (result.passed_to.get(row["name"]) if row["feasible"] else None)
+            or fmt.MISSING,
+        })
+    return rows
+
+
+def sensitivity(result: Result) -> dict[str, Any] | None:
+    """The sensitivity analysis as the report shows it, or None without one.
+
+    ``pair`` (own, versus) or None, ``spread`` ("25%"), ``months`` (the plan's, text),
+    ``rows`` (inputs that move the break-even month or the cheapest option: ``input`` and,
+    per end, months as a number (NaN: never) and text, and the cheapest option when it
+    differs from the plan's, else "") and ``still`` (labels of inputs with no effect).
+    """
+    frame = result.sensitivity
+    if frame is None or frame.empty:
+        return None
+    pair = frame.attrs.get("pair")
+    spread = fmt.percent(frame.attrs.get("spread", float(frame["high"].iloc[0]) - 1))
+    rows, still = [], []
+    for row in frame.itertuples():
+        base = option_name(row.cheapest)
+        low, high = option_name(row.cheapest_low), option_name(row.cheapest_high)
+        if swing(row) == 0 and low == base and high == base:
+            still.append(i18n.text(row.input))
+            continue
+        rows.append({
+            "input": i18n.text(row.input),
+            "low": float("nan") if fmt.is_missing(row.months_low) else float(row.months_low),
+            "high": float("nan") if fmt.is_missing(row.months_high) else float(row.months_high),
+            "low_text": fmt.months(row.months_low),
+            "high_text": fmt.months(row.months_high),
+            "cheapest_low": "" if low == base else (low or t("sens.none")),
+            "cheapest_high": "" if high == base else (high or t("sens.none")),
+            "cheapest_low_text": low or t("sens.none"),
+            "cheapest_high_text": high or t("sens.none"),
+        })
+    base = float(frame["months"].iloc[0])
+    return {"pair": tuple(pair) if pair else None, "spread": spread,
+            "months": base, "months_text": fmt.months(base), "rows": rows, "still": still,
+            "cheapest": option_name(frame["cheapest"].iloc[0])}
