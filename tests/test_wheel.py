@@ -42,3 +42,15 @@ def test_the_wheel_contains_every_package_the_tree_has(wheel):
     text = wheel.read(metadata).decode()
     assert "License-Expression: Apache-2.0" in text
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+
+
+def test_templates_load_through_jinja2s_package_loader():
+    """Installed, the templates are the package planner.templates' files, read by jinja2's own
+    package loader (zip-safe, no path arithmetic)."""
+    import jinja2
+
+    from planner.render.html import environment
+
+    env = environment()
+    assert isinstance(env.loader, jinja2.PackageLoader)
+    assert {"report.html", "diff.html", "page.html", "report.css"} <= set(env.list_templates())

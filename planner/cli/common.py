@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
 
-__all__ = ["LazyChoice", "catalog_option", "fail", "load_plan", "open_catalog", "report_date"]
+__all__ = ["catalog_option", "fail", "load_plan", "open_catalog", "report_date"]
 
 
 def fail(err) -> None:
@@ -65,18 +64,3 @@ catalog_option = click.option(
     help="A catalog CSV file merged over the built-in catalog (rows replace those with the "
          "same id); may be given more than once.")
 
-
-class LazyChoice(click.Choice):
-    """A :class:`click.Choice` whose choices come from ``load()`` when first needed: from a
-    module too heavy to import for ``planner --help``."""
-
-    def __init__(self, load: Callable[[], Sequence[str]], case_sensitive: bool = True) -> None:
-        self._load = load
-        self._choices: tuple[str, ...] | None = None
-        self.case_sensitive = case_sensitive
-
-    @property
-    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
-        if self._choices is None:
-            self._choices = tuple(self._load())
-        return self._choices

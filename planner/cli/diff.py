@@ -7,15 +7,10 @@ from pathlib import Path
 
 import click
 
-from planner.cli.common import LazyChoice, catalog_option, fail, report_date
+from planner.cli.common import catalog_option, fail, report_date
+from planner.render.formats import DIFF_FORMATS
 
 __all__ = ["diff"]
-
-
-def _formats() -> tuple[str, ...]:
-    from planner.render.diff import FORMATS
-
-    return FORMATS
 
 
 @click.command()
@@ -23,7 +18,7 @@ def _formats() -> tuple[str, ...]:
 @click.argument("new", type=click.Path())
 @click.option("-o", "--output", help="Also write the difference to this file (.md, .json, "
                                      ".html or .pdf); '-' writes it to standard output.")
-@click.option("--format", "fmt", type=LazyChoice(_formats),
+@click.option("--format", "fmt", type=click.Choice(DIFF_FORMATS),
               help="Format of the file (default: from -o's suffix; JSON on standard output).")
 @click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
               help="Date printed in the file (default: SOURCE_DATE_EPOCH, else today).")

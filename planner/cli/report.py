@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from planner.cli.common import catalog_option, fail, load_plan, report_date
-from planner.render import FORMATS, SUFFIXES
+from planner.render.formats import FORMATS, SUFFIXES
 
 __all__ = ["output_format", "report", "schema", "validate"]
 

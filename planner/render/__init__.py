@@ -25,6 +25,7 @@ import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.render.formats import FORMATS, SUFFIXES, format_for
 from planner.render.i18n import LANGUAGES, LanguageFallbackWarning
 from planner.render.paper import PAPERS, check_paper
 from pricing.files import write_atomic
@@ -34,25 +35,9 @@ if TYPE_CHECKING:
 
     from planner.result import Result
 
-FORMATS = ("pdf", "html", "json", "csv", "md", "xlsx", "zip")
-SUFFIXES = {".pdf": "pdf", ".html": "html", ".htm": "html", ".json": "json", ".csv": "csv",
-            ".md": "md", ".xlsx": "xlsx", ".zip": "zip"}
-
 
 __all__ = ["FORMATS", "LANGUAGES", "PAPERS", "SUFFIXES", "LanguageFallbackWarning", "format_for",
            "render", "summary_table", "write_report"]
-
-
-def format_for(path: str | Path) -> str:
-    """The format a file name asks for, from its suffix; ValueError for an unknown suffix."""
-    suffix = Path(path).suffix
-    try:
-        return SUFFIXES[suffix.lower()]
-    except KeyError:
-        known = ", ".join(SUFFIXES)
-        shown = f"'{suffix}'" if suffix else "no suffix"
-        msg = f"cannot tell the report format from {shown} in {str(path)!r}; use one of {known}"
-        raise ValueError(msg) from None
 
 
 def report_date() -> datetime.date:

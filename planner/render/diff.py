@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.evaluate.compare import PlanDiff
-from planner.render import fmt
+from planner.render import fmt, formats
+from planner.render.formats import DIFF_FORMATS as FORMATS
+from planner.render.formats import DIFF_SUFFIXES as SUFFIXES
 from pricing.files import write_atomic
 
 if TYPE_CHECKING:
     import rich.console
 
-FORMATS = ("md", "json", "html", "pdf")
-SUFFIXES = {".md": "md", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf"}
 
 __all__ = ["FORMATS", "SUFFIXES", "render", "with_recommendations", "write_diff"]
 
@@ -230,12 +230,8 @@ def render(d: PlanDiff, fmt_name: str, *, date: datetime.date | None = None) -> 
 
 
 def format_for(path: str | Path) -> str:
-    suffix = Path(path).suffix.lower()
-    if suffix not in SUFFIXES:
-        shown = f"'{suffix}'" if suffix else "no suffix"
-        raise ValueError(f"cannot tell the diff format from {shown} in {str(path)!r}; use one "
-                         f"of {', '.join(SUFFIXES)}")
-    return SUFFIXES[suffix]
+    """The diff format ``path``'s suffix names; ValueError for an unknown suffix."""
+    return formats.format_for(path, SUFFIXES, "diff")
 
 
 def write_diff(d: PlanDiff, path: str | Path, fmt_name: str | None = None, *,

@@ -16,7 +16,6 @@ import datetime
 import functools
 import os
 import threading
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,15 +32,17 @@ TEMPLATE = "report.html"
 STYLESHEET = "report.css"
 
 
-def _template_source(name: str) -> str:
-    """A template's text: from the installed package ``planner.templates``, which the
-    project's layout keeps at the top-level ``templates/`` folder and setuptools maps into the
-    package; when the code runs from a source checkout without installing, from that folder."""
+def _loader() -> jinja2.BaseLoader:
+    """The templates of the installed package ``planner.templates`` (the project keeps them in
+    the top-level ``templates/`` folder, which setuptools maps into the package), through
+    jinja2's package loader; from that folder itself when the code runs from a source checkout
+    that was not installed."""
+    import jinja2
+
     try:
-        folder = resources.files("planner.templates")
-    except ModuleNotFoundError:
-        folder = Path(__file__).resolve().parents[2] / "templates"
-    return folder.joinpath(name).read_text(encoding="utf-8")
+        return jinja2.PackageLoader("planner.templates", ".")
+    except (ModuleNotFoundError, ValueError):
+        return jinja2.FileSystemLoader(Path(__file__).resolve().parents[2] / "templates")
 
 
 @functools.lru_cache(maxsize=1)
@@ -49,11 +50,8 @@ def environment() -> jinja2.Environment:
     """The jinja2 environment of the report templates (built once)."""
     import jinja2
 
-    def load(name: str) -> tuple[str, None, Any]:
-        return _template_source(name), None, lambda: True
-
     env = jinja2.Environment(
-        loader=jinja2.FunctionLoader(load),
+        loader=_loader(),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -63,6 +61,12 @@ def environment() -> jinja2.Environment:
     env.globals["nowrap"] = _nowrap
     env.globals["t"] = i18n.t
     return env
+
+
+def _template_source(name: str) -> str:
+    """A template file's text as the environment loads it (the stylesheet, inlined)."""
+    env = environment()
+    return env.loader.get_source(env, name)[0]
 
 
 #: Names up to this long are kept on one line in tables (a break at "a100-on-|demand" misleads).
