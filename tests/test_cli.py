@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 BAD = """version: 1
@@ -140,13 +142,14 @@ def test_catalog_option_overrides_built_in_rows(run, tmp_path):
     assert missing.exit_code == 1 and "catalog file not found" in missing.output
 
 
-def test_help_does_not_import_the_heavy_libraries():
+@pytest.mark.parametrize("command", [[], ["report"], ["diff"], ["catalog"]])
+def test_help_does_not_import_the_heavy_libraries(command):
     """DESIGN.md: `planner --help` must be quick, so it imports none of the libraries that
-    only the work needs (checked in a fresh interpreter)."""
+    only the work needs (checked in a fresh interpreter); nor does a command's --help."""
     heavy = ("numpy", "pandas", "scipy", "matplotlib", "weasyprint", "pydantic", "jinja2",
              "openpyxl", "babel", "yaml")
     code = ("import sys\nfrom planner.cli import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            f"try:\n    main({command + ['--help']!r})\nexcept SystemExit:\n    pass\n"
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
