@@ -129,8 +129,9 @@ class Site(_Map):
         "carbon intensity fill the keys above that are not given.", None, default_text="none")
     tariff: Literal["business", "household"] = _key(
         "Which of the region's electricity prices applies.", "business")
-    kind: Literal["home-office", "server-closet", "colocation", "hyperscale"] | None = _key(
-        "Kind of site whose typical PUE fills `pue` when it is not given.", None,
+    kind: Text | None = _key(
+        "Catalog site kind (home-office, server-closet, colocation, hyperscale, or one of "
+        "your own catalog files) whose typical PUE fills `pue` when it is not given.", None,
         default_text="none")
 
 
