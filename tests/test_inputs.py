@@ -170,3 +170,88 @@ def test_an_inline_tiers_framework_close_to_a_known_one_is_a_problem(tmp_path):
     assert load_problems(tmp_path, text) == [
         ("11:44: options[0].free_tier.frameworks[1]: unknown framework 'pytroch' (did you mean "
         "pytorch?)")]
+
+
+# -- 10. YAML messages for the two commonest slips --------------------------------------------
+
+TAB = "tabs are not allowed for indentation in YAML; use spaces"
+
+
+def misindented(where: str, line: int, column: int, theirs: int) -> str:
+    return (f"{where}: this line is indented differently from the keys above it (line {line}): "
+            f"it starts in column {column}, they in column {theirs}; keys of one map line up")
+
+
+SLIPS = {
+    "a tab as the indentation": (
+        "version: 1\ndemand:\n\tgpu_hours_per_month: 10\n", f"3:1: {TAB}"),
+    "a tab after spaces": (
+        "version: 1\ndemand:\n  \tgpus: 1\n", f"3:3: {TAB}"),
+    "a tab in a list item": (
+        "options:\n  - name: a\n  \t own: {}\n", f"3:3: {TAB}"),
+    "a tab on an empty line": (
+        "version: 1\ndemand:\n  gpus: 1\n\t\n", f"4:1: {TAB}"),
+    "a key indented less than its siblings": (
+        "options:\n  - name: a\n    own:\n      gpu: t4\n     gpu_count: 2\n",
+        misindented("5:6", 4, 6, 7)),
+    "a key indented more than its siblings": (
+        "demand:\n  gpus: 1\n    data_gb: 2\n",
+        misindented("3:5", 2, 5, 3)),
+    "a key of a list item indented less than the item's first": (
+        "options:\n  - name: a\n   own: {}\n",
+        misindented("3:4", 2, 4, 5)),
+    "a key of a list item indented more than the item's first": (
+        "options:\n  - name: a\n      own: {}\n",
+        misindented("3:7", 2, 7, 5)),
+    "a top-level key indented": (
+        "version: 1\n# a comment\n\n demand: {gpus: 1}\n",
+        misindented("4:2", 1, 2, 1)),
+    "a list item indented unlike the one above": (
+        "options:\n  - name: a\n    cloud: x\n - name: b\n",
+        ("4:2: this list item is indented differently from the item above it (line 2): it "
+         "starts in column 2, that one in column 3; items of one list line up")),
+}
+
+
+@pytest.mark.parametrize("case", list(SLIPS))
+def test_the_commonest_yaml_slips_say_what_is_wrong_at_their_line(case):
+    from planner.usage.yaml12 import load_yaml
+
+    text, expected = SLIPS[case]
+    with pytest.raises(UserError) as caught:
+        load_yaml(text, "usage.yaml")
+    assert [str(p) for p in caught.value.problems] == [f"usage.yaml:{expected}"]
+
+
+@pytest.mark.parametrize("case", list(SLIPS))
+def test_pyyamls_own_parser_gets_the_same_messages(case):
+    import yaml
+
+    from planner.usage.yaml12 import _syntax_problem
+
+    text, expected = SLIPS[case]
+    with pytest.raises(yaml.MarkedYAMLError) as caught:
+        yaml.compose(text, Loader=yaml.SafeLoader)  # the pure-Python parser
+    assert str(_syntax_problem(caught.value, text, "usage.yaml")) == f"usage.yaml:{expected}"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('version: 1\ndemand:\n  gpus: 1\nsite: "abc\n',
+     "5:1: YAML syntax error: while scanning a quoted scalar found unexpected end of stream"),
+    ("version: 1\ndemand:\n  gpus: 1: 2\n",
+     "3:10: YAML syntax error: mapping values are not allowed in this context"),
+])
+def test_other_syntax_errors_keep_the_parsers_words(text, expected):
+    from planner.usage.yaml12 import load_yaml
+
+    with pytest.raises(UserError) as caught:
+        load_yaml(text, "usage.yaml")
+    assert [str(p) for p in caught.value.problems] == [f"usage.yaml:{expected}"]
+
+
+def test_the_command_line_shows_a_tab_at_its_line(run, tmp_path):
+    path = tmp_path / "usage.yaml"
+    path.write_text("version: 1\ndemand:\n\tgpu_hours_per_month: 10\noptions: []\n")
+    result = run("validate", path)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{path}:3:1: {TAB}" in result.output
