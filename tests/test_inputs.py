@@ -255,3 +255,132 @@ def test_the_command_line_shows_a_tab_at_its_line(run, tmp_path):
     result = run("validate", path)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"{path}:3:1: {TAB}" in result.output
+
+
+# -- 9. units people think in: GPU-hours a week, growth a month --------------------------------
+
+
+def weekly_plan(**demand) -> dict:
+    return {"version": 1, "horizon_months": 24, "hours_per_month": 720,
+            "demand": demand or {"gpu_hours_per_week": 42},
+            "site": {"electricity_per_kwh": 0.2},
+            "options": [{"name": "box", "own": {"purchase_price": 1200, "power_watts": 500}},
+                        {"name": "rent", "cloud": {"price_per_hour": 1.0}}]}
+
+
+def costs(data: dict) -> list[float]:
+    return [o["present_value"] for o in planner.load(data).evaluate().data["options"]]
+
+
+def test_gpu_hours_per_week_is_hours_per_month_over_168_of_a_month():
+    result = planner.load(weekly_plan()).evaluate()
+    assert result.data["demand_gpu_hours_per_month"] == 42 * 720 / 168 == 180
+    assert costs(weekly_plan()) == costs(weekly_plan(gpu_hours_per_month=180))
+
+
+def test_growth_per_month_compounds_month_by_month():
+    import numpy as np
+
+    from planner.engine.tco import growth_factors
+    from planner.usage.units import yearly_growth
+
+    months = np.arange(121)
+    for g in (0.02, -0.05, 0.5, 0.0, -1.0):
+        expected = (1 + g) ** np.maximum(months - 1, 0)
+        assert np.allclose(growth_factors(yearly_growth(g), months), expected, rtol=1e-12,
+                           atol=0)
+    result = planner.load(weekly_plan(gpu_hours_per_week=42, growth_per_month=0.03)).evaluate()
+    monthly = result.monthly
+    rent = monthly[monthly["option"] == "rent"].groupby("month")["cost"].sum()
+    assert np.allclose(rent[1:].to_numpy(), 180 * 1.03 ** np.arange(24), rtol=1e-12)
+    assert costs(weekly_plan(gpu_hours_per_week=42, growth_per_month=0.03)) == pytest.approx(
+        costs(weekly_plan(gpu_hours_per_month=180, growth_per_year=1.03**12 - 1)), rel=1e-12)
+
+
+def test_the_validated_document_records_the_unit_it_was_written_in():
+    weekly = planner.load(weekly_plan(gpu_hours_per_week=42, growth_per_month=0.03))
+    demand = weekly.document.usage.demand
+    assert (demand.form, demand.demand_unit, demand.growth_unit) == (
+        "gpu_hours_per_week", "GPU-hours/week", "per month")
+    assert (demand.gpu_hours_per_month, demand.growth_per_year) == (180, 1.03**12 - 1)
+    monthly = planner.load(weekly_plan(gpu_hours_per_month=180)).document.usage.demand
+    assert (monthly.form, monthly.demand_unit, monthly.growth_unit) == (
+        "gpu_hours_per_month", "GPU-hours/month", "per year")
+    utilization = planner.load(weekly_plan(utilization=0.5)).document.usage.demand
+    assert utilization.demand_unit == "fraction of wall-clock time"
+
+
+def test_a_key_and_its_alternative_together_are_a_located_problem(tmp_path):
+    assert load_problems(tmp_path, """\
+        version: 1
+        demand:
+          gpu_hours_per_month: 100
+          gpu_hours_per_week: 25
+          growth_per_year: 0.2
+          growth_per_month: 0.01
+        options: [{name: rent, cloud: {price_per_hour: 1}}]
+        """) == [
+        ("4:3: demand.gpu_hours_per_week: gpu_hours_per_week says what gpu_hours_per_month "
+         "says, in other units: give one of them, not both"),
+        ("6:3: demand.growth_per_month: growth_per_month says what growth_per_year says, in "
+         "other units: give one of them, not both"),
+    ]
+
+
+def test_weekly_demand_is_one_of_the_demand_forms(tmp_path):
+    assert load_problems(tmp_path, """\
+        version: 1
+        demand: {gpu_hours_per_week: 25, utilization: 0.5}
+        options: [{name: rent, cloud: {price_per_hour: 1}}]
+        """) == [("2:9: demand: give only one of gpu_hours_per_month, utilization, "
+                 "flops_per_month (found gpu_hours_per_week and utilization)")]
+    assert load_problems(tmp_path, """\
+        version: 1
+        demand: {gpu_hours_per_week: -1, growth_per_month: -2}
+        options: [{name: rent, cloud: {price_per_hour: 1}}]
+        """) == ["2:30: demand.gpu_hours_per_week: must be at least 0, got -1",
+                 "2:52: demand.growth_per_month: must be at least -1, got -2"]
+
+
+def test_a_sweep_or_a_replacement_may_set_any_demand_form_or_growth():
+    plan = planner.load(weekly_plan(gpu_hours_per_month=180, growth_per_year=0.1))
+    weekly = plan.sweep({"demand.gpu_hours_per_week": [21, 42]})
+    monthly = plan.sweep({"demand.gpu_hours_per_month": [90, 180]})
+    assert weekly["present_value"].tolist() == pytest.approx(monthly["present_value"].tolist(),
+                                                             rel=1e-12)
+    hours = planner.load(weekly_plan()).sweep({"hours_per_month": [720, 730]})
+    assert hours["gpu_hours_per_month"].iloc[[0, 2]].tolist() == pytest.approx(
+        [180, 42 * 730 / 168])
+    growth = plan.sweep({"demand.growth_per_month": [0.01]})
+    replaced = plan.replace({"demand.growth_per_month": 0.01})
+    assert "growth_per_year" not in replaced.data["demand"]
+    assert growth["present_value"].tolist() == pytest.approx(
+        [o["present_value"] for o in replaced.evaluate().data["options"]], rel=1e-12)
+    with pytest.raises(UserError) as caught:
+        plan.sweep({"demand.growth_per_year": [0.1], "demand.growth_per_month": [0.01]})
+    assert str(caught.value) == (
+        "<input>: demand.growth_per_month: a sweep can vary one growth, not "
+        "demand.growth_per_year and demand.growth_per_month: each replaces the others")
+    with pytest.raises(UserError) as caught:
+        plan.sweep({"demand.utilization": [0.1], "demand.gpu_hours_per_week": [1]})
+    assert "a sweep can vary one demand form" in str(caught.value)
+
+
+def test_growth_beyond_the_float_range_is_refused_at_the_demand():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserError) as caught:
+            planner.load(weekly_plan(gpu_hours_per_week=1e308, growth_per_month=1e300))
+    assert [p.path for p in caught.value.problems] == ["demand"]
+
+
+def test_the_schema_has_the_new_keys_with_their_units():
+    from planner.usage.schema import usage_json_schema
+
+    demand = usage_json_schema()["$defs"]["Demand"]
+    assert "[GPU-hours/week]" in demand["properties"]["gpu_hours_per_week"]["description"]
+    assert "[fraction per month]" in demand["properties"]["growth_per_month"]["description"]
+    assert {"required": ["gpu_hours_per_week"]} in demand["oneOf"]
+    assert demand["not"] == {"required": ["growth_per_year", "growth_per_month"]}
