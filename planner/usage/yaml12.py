@@ -260,13 +260,13 @@ def _slip(lines: list[str], at: int, indentation: bool) -> tuple[str, int] | Non
     number, previous = above
     if _is_item(line):
         items = [(n, p) for n, p in _lines_above(lines, at) if _is_item(p)]
-        if items and _indent(items[0][1]) != indent:
+        if indent in {_indent(p) for _, p in items} or _key_column(previous) == indent:
+            return None  # an item of a list above (an inner list may lie between)
+        if items:
             n, p = items[0]
             return (f"this list item is indented differently from the item above it (line "
                     f"{n + 1}): it starts in column {indent + 1}, that one in column "
                     f"{_indent(p) + 1}; items of one list line up"), indent + 1
-        if items or _key_column(previous) == indent:
-            return None
     opens = previous.split(" #")[0].rstrip().endswith(":")
     if opens and indent > _key_column(previous):
         return None  # the first key of a new map: any deeper indentation is fine
