@@ -232,7 +232,8 @@ def test_command_line_on_generated_text(text, fmt, existing):
 # -- sweeps -----------------------------------------------------------------------------------
 
 SWEEP_PATHS = ["site.electricity_per_kwh", "demand.gpu_hours_per_month", "demand.utilization",
-               "demand.growth_per_year", "horizon_months", "discount_rate",
+               "demand.growth_per_year", "demand.gpu_hours_per_week", "demand.growth_per_month",
+               "horizon_months", "discount_rate",
                "options.workstation.purchase_price", "options.workstation.gpu_count",
                "options.workstation.lifetime_years", "options.a100-spot.pricing",
                "options.a100-spot.relative_speed", "options.kaggle.fallback",

@@ -104,10 +104,11 @@ def _maybe(draw, key: str, strategy, out: dict, p: float = 0.5) -> None:
 
 @st.composite
 def demands(draw) -> dict[str, Any]:
-    form = draw(st.sampled_from(["gpu_hours_per_month", "utilization", "flops_per_month"]))
+    form = draw(st.sampled_from(["gpu_hours_per_month", "gpu_hours_per_week", "utilization",
+                                 "flops_per_month"]))
     demand: dict[str, Any] = {}
-    if form == "gpu_hours_per_month":
-        demand[form] = draw(amounts(1e6))
+    if form in ("gpu_hours_per_month", "gpu_hours_per_week"):
+        demand[form] = draw(amounts(1e6 if form == "gpu_hours_per_month" else 2e5))
     elif form == "utilization":
         demand[form] = draw(fractions())
     else:
@@ -118,8 +119,13 @@ def demands(draw) -> dict[str, Any]:
     _maybe(draw, "workload", st.sampled_from(["cv", "nlp", "llm", "generic", "other"]), demand,
            0.2)
     _maybe(draw, "min_gpu_memory_gb", st.sampled_from([0, 8, 16, 40, 80, 200]), demand, 0.3)
-    _maybe(draw, "growth_per_year", st.one_of(st.sampled_from([-1, 0, 1, 10]), _finite(-1, 3)),
-           demand, 0.4)
+    growth = draw(st.sampled_from(["growth_per_year", "growth_per_month"]))
+    if growth == "growth_per_year":
+        _maybe(draw, growth, st.one_of(st.sampled_from([-1, 0, 1, 10]), _finite(-1, 3)),
+               demand, 0.4)
+    else:
+        _maybe(draw, growth, st.one_of(st.sampled_from([-1, 0, 0.2, 1]), _finite(-1, 0.25)),
+               demand, 0.4)
     _maybe(draw, "job_hours", st.one_of(st.just(1e-6), _finite(0.01, 200)), demand, 0.3)
     _maybe(draw, "checkpoint_minutes", _finite(0.1, 600), demand, 0.2)
     _maybe(draw, "data_gb", amounts(1e5), demand, 0.3)
@@ -282,7 +288,8 @@ _weird_values = st.one_of(
 weird_values = _weird_values.map(copy.deepcopy)
 extra_keys = st.one_of(st.sampled_from(["price", "gpu_hours", "own", "cloud", "free_tier",
                                         "overflow", "fallback", "pricing", "name", "version",
-                                        "relative_speed", "purchase_price", "<<", ""]),
+                                        "relative_speed", "purchase_price", "<<", "",
+                                        "gpu_hours_per_week", "growth_per_month"]),
                        st.text(max_size=8))
 
 

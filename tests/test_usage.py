@@ -868,7 +868,8 @@ def test_json_schema_describes_every_key():
             assert prop.get("description"), key
     demand = schema["$defs"]["Demand"]
     assert demand["oneOf"] == [{"required": [f]} for f in
-                               ("gpu_hours_per_month", "utilization", "flops_per_month")]
+                               ("gpu_hours_per_month", "utilization", "flops_per_month",
+                                "gpu_hours_per_week")]
     site = schema["$defs"]["Site"]["properties"]
     assert "[currency/kWh]" in site["electricity_per_kwh"]["description"]
     json.dumps(schema)  # plain JSON

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planner.cards.words import demand_problems, region_problem, site_kind_problem
 from planner.errors import Problem, suggestion_text
 
 
@@ -56,12 +57,14 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
         demand = data.get("demand")
         if isinstance(demand, Mapping):
             look("demand.reference_gpu", catalog.gpu, demand.get("reference_gpu"))
+        issues += demand_problems(catalog, data)
         site = data.get("site")
         if isinstance(site, Mapping):
-            known = len(issues)
-            look("site.region", catalog.region, site.get("region"))
-            if len(issues) == known:  # the region exists: what it lacks
-                issues += _site_issues(catalog, data, site)
+            region = region_problem(catalog, site.get("region"))
+            kind = site_kind_problem(catalog, site.get("kind"))
+            issues += [p for p in (region, kind) if p is not None]
+            if region is None:  # the region exists: what it lacks
+                issues += _site_issues(catalog, data, site, kind_known=kind is None)
         options = data.get("options")
         for i, entry in enumerate(options if isinstance(options, list) else []):
             if not isinstance(entry, Mapping):
@@ -106,9 +109,11 @@ def _pricing_issues(prefix: str, build) -> list[Problem]:
     return []
 
 
-def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> list[Problem]:
+def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any],
+                 kind_known: bool = True) -> list[Problem]:
     """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
-    raw document, so that it comes with the schema's problems (SPEC §1: all at once)."""
+    raw document, so that it comes with the schema's problems (SPEC §1: all at once). An
+    unknown kind of site is reported by itself (``kind_known`` False), not once more here."""
     from pricing.rates import site_rates
 
     money, options = _money_context(data), data.get("options")
@@ -117,7 +122,7 @@ def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any]) -> l
     owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
     return _pricing_issues("site", lambda: site_rates(
         catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
-        kind=site.get("kind"), currency=money[0], fx=money[1],
+        kind=site.get("kind") if kind_known else None, currency=money[0], fx=money[1],
         needs_electricity=owns and site.get("electricity_per_kwh") is None))
 
 

@@ -25,6 +25,7 @@ from planner.cards.model import (
 )
 from planner.errors import Problem, suggestion_text
 from planner.messages import Message
+from planner.usage.units import gpu_hours_per_month, growth_per_year
 from pricing.catalog import Catalog
 from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
 from pricing.rates import (
@@ -56,7 +57,7 @@ def demand_level(demand: Mapping[str, Any], hours_per_month) -> tuple[str, Any]:
         return "flops", demand["flops_per_month"]
     if demand.get("utilization") is not None:
         return "gpu_hours", demand["utilization"] * hours_per_month * demand["gpus"]
-    return "gpu_hours", demand["gpu_hours_per_month"]
+    return "gpu_hours", gpu_hours_per_month(demand, hours_per_month)
 
 
 def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
@@ -68,7 +69,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     H = usage["hours_per_month"]
     form, level = demand_level(d, H)
     demand = Demand(
-        form=form, level=col(level), growth_per_year=col(d["growth_per_year"]),
+        form=form, level=col(level), growth_per_year=col(growth_per_year(d)),
         gpus=col(d["gpus"]),
         job_hours=None if d.get("job_hours") is None else col(d["job_hours"]),
         checkpoint_minutes=col(d["checkpoint_minutes"]), data_gb=col(d["data_gb"]),

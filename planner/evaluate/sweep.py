@@ -25,7 +25,7 @@ from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
 from planner.usage.rules import SETUP_TAKES_WHOLE_SESSION, setup_takes_whole_session
-from planner.usage.vocabulary import DEMAND_FORMS
+from planner.usage.vocabulary import EXCLUSIVE_DEMAND_KEYS
 
 #: Keys whose numbers change the shape of the computation; their values are grouped.
 STRUCTURAL = {("horizon_months",)}
@@ -75,11 +75,14 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     _check_result_size(plan, names, total)
     values = [list(axis) for axis in given]
     paths = [canonical_path(plan.data, name) for name in names]
-    demand_forms = {("demand", form) for form in DEMAND_FORMS}
-    forms = [name for name, path in zip(names, paths) if tuple(path) in demand_forms]
-    if len(forms) > 1:  # setting one demand form replaces the others (SPEC §4)
-        raise UserError([Problem(f"a sweep can vary one demand form, not {' and '.join(forms)}: "
-                                 "each replaces the others", path=forms[1])])
+    for group in EXCLUSIVE_DEMAND_KEYS:
+        keys = {("demand", key) for key in group}
+        forms = [name for name, path in zip(names, paths) if tuple(path) in keys]
+        if len(forms) > 1:  # setting one demand form replaces the others (SPEC §4)
+            what = "demand form" if "utilization" in group else "growth"
+            raise UserError([Problem(f"a sweep can vary one {what}, not "
+                                     f"{' and '.join(forms)}: each replaces the others",
+                                     path=forms[1])])
     numeric = [all(_is_number(v) for v in vals) and tuple(p) not in STRUCTURAL
                for p, vals in zip(paths, values)]
     index = _axis_indices(sizes, mode, total)

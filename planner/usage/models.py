@@ -24,6 +24,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from planner.usage.rules import rule_problems
+from planner.usage.units import HOURS_PER_WEEK, monthly_gpu_hours, yearly_growth
 from planner.usage.values import (
     AtLeastOne,
     Count,
@@ -40,7 +41,13 @@ from planner.usage.values import (
     describe,
     to_integer,
 )
-from planner.usage.vocabulary import DEMAND_FORMS, MAX_HORIZON_MONTHS, MAX_OPTIONS, option_kind
+from planner.usage.vocabulary import (
+    DEMAND_FORMS,
+    DEMAND_UNITS,
+    MAX_HORIZON_MONTHS,
+    MAX_OPTIONS,
+    option_kind,
+)
 
 
 def _key(description: str, default: Any = ..., *, default_text: str | None = None) -> Any:
@@ -58,16 +65,26 @@ class _Map(BaseModel):
 
 
 class Demand(_Map):
-    """The work to be done (SPEC §1.1). Exactly one of the three demand forms is given."""
+    """The work to be done (SPEC §1.1). Exactly one of the three demand forms is given
+    (gpu_hours_per_week in place of gpu_hours_per_month, growth_per_month in place of
+    growth_per_year: the validated document fills the SPEC key from its alternative)."""
 
     model_config = ConfigDict(
-        json_schema_extra={"oneOf": [{"required": [form]} for form in DEMAND_FORMS]}
+        json_schema_extra={
+            "oneOf": [{"required": [form]} for form in (*DEMAND_FORMS, "gpu_hours_per_week")],
+            "not": {"required": ["growth_per_year", "growth_per_month"]},
+        }
     )
 
     gpu_hours_per_month: NonNegative | None = _key(
         "Reference GPU-hours of work in month 1: hours of one reference GPU busy. One of "
-        "gpu_hours_per_month, utilization, flops_per_month. [GPU-hours/month]",
-        None, default_text="—")
+        "gpu_hours_per_month (or gpu_hours_per_week), utilization, flops_per_month. "
+        "[GPU-hours/month]", None, default_text="— (from gpu_hours_per_week when that is given)")
+    gpu_hours_per_week: NonNegative | None = _key(
+        f"The same work per week, in place of gpu_hours_per_month (not with it): "
+        f"gpu_hours_per_month = gpu_hours_per_week × hours_per_month / {HOURS_PER_WEEK}, a month "
+        f"being hours_per_month / {HOURS_PER_WEEK} weeks. [GPU-hours/week]", None,
+        default_text="—")
     utilization: Fraction | None = _key(
         "Busy fraction of wall-clock time of `gpus` GPUs: gpu_hours_per_month = utilization × "
         "hours_per_month × gpus. [fraction]", None, default_text="—")
@@ -87,6 +104,10 @@ class Demand(_Map):
         "passes, with a warning. [GB]", 0.0)
     growth_per_year: Growth = _key(
         "Demand of month m = demand × (1+g)^((m−1)/12). [fraction per year]", 0.0)
+    growth_per_month: Growth | None = _key(
+        "Growth per month, compounding, in place of growth_per_year (not with it): demand of "
+        "month m = demand × (1+g)^(m−1), that is growth_per_year = (1+g)^12 − 1. "
+        "[fraction per month]", None, default_text="none (growth_per_year applies)")
     job_hours: Positive | None = _key(
         "Wall-clock length of one job of `gpus` GPUs on the reference GPU (with FLOPs demand: "
         "on every option). [hours]", None, default_text="none")
@@ -106,9 +127,33 @@ class Demand(_Map):
 
     @property
     def form(self) -> str | None:
-        """Which demand form is given (``gpu_hours_per_month``, ``utilization``, …)."""
+        """Which demand form is written (``gpu_hours_per_month``, ``gpu_hours_per_week``,
+        ``utilization``, ``flops_per_month``)."""
+        if self.gpu_hours_per_week is not None:
+            return "gpu_hours_per_week"
         given = [name for name in DEMAND_FORMS if getattr(self, name) is not None]
         return given[0] if len(given) == 1 else None
+
+    @property
+    def demand_unit(self) -> str | None:
+        """The unit the demand was written in (``GPU-hours/week``, ``GPU-hours/month``,
+        ``fraction of wall-clock time``, ``FLOP/month``), for the report."""
+        return DEMAND_UNITS.get(self.form or "")
+
+    @property
+    def growth_unit(self) -> str:
+        """The unit the growth was written in: ``per month`` or ``per year``."""
+        return "per month" if self.growth_per_month is not None else "per year"
+
+    def fill_alternatives(self, hours_per_month: float) -> None:
+        """Fill the SPEC keys from their alternatives (gpu_hours_per_month from
+        gpu_hours_per_week in months of ``hours_per_month`` hours, growth_per_year from
+        growth_per_month), so that every later stage reads the SPEC's keys."""
+        if self.gpu_hours_per_week is not None and self.gpu_hours_per_month is None:
+            self.gpu_hours_per_month = float(
+                monthly_gpu_hours(self.gpu_hours_per_week, hours_per_month))
+        if self.growth_per_month is not None:
+            self.growth_per_year = float(yearly_growth(self.growth_per_month))
 
 
 class Site(_Map):
@@ -129,8 +174,9 @@ class Site(_Map):
         "carbon intensity fill the keys above that are not given.", None, default_text="none")
     tariff: Literal["business", "household"] = _key(
         "Which of the region's electricity prices applies.", "business")
-    kind: Literal["home-office", "server-closet", "colocation", "hyperscale"] | None = _key(
-        "Kind of site whose typical PUE fills `pue` when it is not given.", None,
+    kind: Text | None = _key(
+        "Catalog site kind (home-office, server-closet, colocation, hyperscale, or one of "
+        "your own catalog files) whose typical PUE fills `pue` when it is not given.", None,
         default_text="none")
 
 
@@ -434,6 +480,7 @@ class Usage(_Map):
         cls, data: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
     ) -> Usage:
         usage = handler(data)
+        usage.demand.fill_alternatives(usage.hours_per_month)
         # load_usage checks the rules itself, to give each its own position.
         if isinstance(data, Mapping) and not (info.context or {}).get("skip_rules"):
             problems = rule_problems(data)

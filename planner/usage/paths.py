@@ -24,7 +24,7 @@ from planner.usage.models import (
     Site,
     Usage,
 )
-from planner.usage.vocabulary import DEMAND_FORMS, KIND_LABELS, KINDS, option_kind
+from planner.usage.vocabulary import EXCLUSIVE_DEMAND_KEYS, KIND_LABELS, KINDS, option_kind
 
 Key = str | int
 
@@ -63,7 +63,8 @@ def set_path(data: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any]
     """A deep copy of ``data`` with the key that ``dotted`` names set to ``value``.
 
     Maps on the way are created when missing. Setting one demand form
-    (``demand.utilization``) removes the others. The result is not validated: load it with
+    (``demand.utilization``, ``demand.gpu_hours_per_week``) removes the others, and setting
+    one growth (``demand.growth_per_month``) the other. The result is not validated: load it with
     :func:`planner.usage.load.load_usage` to check it.
     """
     keys = canonical_path(data, dotted)
@@ -81,10 +82,12 @@ def set_path(data: Mapping[str, Any], dotted: str, value: Any) -> dict[str, Any]
             raise _error(dotted, f"{where} is not a map, so nothing can be set inside it")
         node = child
     node[keys[-1]] = copy.deepcopy(value)
-    if keys[0] == "demand" and len(keys) == 2 and keys[1] in DEMAND_FORMS:
-        for form in DEMAND_FORMS:
-            if form != keys[1]:
-                node.pop(form, None)
+    if keys[0] == "demand" and len(keys) == 2:
+        for group in EXCLUSIVE_DEMAND_KEYS:
+            if keys[1] in group:
+                for other in group:
+                    if other != keys[1]:
+                        node.pop(other, None)
     return result
 
 

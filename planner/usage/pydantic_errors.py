@@ -4,8 +4,9 @@ belongs inside own:, not beside it", "must be at least 0, got -1")."""
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -14,7 +15,6 @@ from planner.usage.models import OPTION_MODELS, SPEC_MODELS, Demand, Financing, 
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
 from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN
 from planner.usage.yaml12 import child_path
-from pricing.pricings import PRICINGS
 
 
 def _loc_path(loc: tuple[Any, ...]) -> str:
@@ -99,6 +99,20 @@ def _unknown_option_keys(entry: Mapping[str, Any], here: str) -> list[Problem]:
     ]
 
 
+def _literals(annotation: Any) -> list[Any]:
+    """The values a ``Literal[...]`` (possibly inside ``Optional`` or ``Annotated``) allows."""
+    if typing.get_origin(annotation) is Literal:
+        return list(typing.get_args(annotation))
+    return [value for inner in typing.get_args(annotation) for value in _literals(inner)]
+
+
+def _choices(loc: tuple[Any, ...], kind: str | None) -> list[str]:
+    """The values the choice key at ``loc`` (a stripped location) allows, in their order."""
+    model = _model_at(loc[:-1], kind) if loc else None
+    field = model.model_fields.get(str(loc[-1])) if model else None
+    return [str(v) for v in _literals(field.annotation)] if field else []
+
+
 _BOUNDS = {
     "greater_than": ("gt", "greater than"),
     "greater_than_equal": ("ge", "at least"),
@@ -164,8 +178,12 @@ def error_problems(error: Mapping[str, Any]) -> list[Problem]:
     if kind_of_error == "bool_type":
         return [Problem(f"expected true or false, got {describe(value)}", path=path)]
     if kind_of_error == "literal_error":
-        return [Problem(f"expected one of {', '.join(PRICINGS)}, got {describe(value)}",
-                        path=path, suggestion=closest(value, PRICINGS))]
+        choices = _choices(loc, kind)
+        if not choices:  # pragma: no cover - every choice key sits in a known model
+            return [Problem(f"expected {error['ctx']['expected']}, got {describe(value)}",
+                            path=path)]
+        return [Problem(f"expected one of {', '.join(choices)}, got {describe(value)}",
+                        path=path, suggestion=closest(value, choices))]
     if kind_of_error in _BOUNDS:
         name, words = _BOUNDS[kind_of_error]
         bound = format_number(error["ctx"][name])

@@ -13,7 +13,12 @@ from typing import Any
 
 from planner.errors import Problem, closest
 from planner.usage.values import format_number, is_boolean
-from planner.usage.vocabulary import DEMAND_FORMS, PRICE_KEY_FOR_PRICING, option_kind
+from planner.usage.vocabulary import (
+    ALTERNATIVE_KEYS,
+    DEMAND_FORMS,
+    PRICE_KEY_FOR_PRICING,
+    option_kind,
+)
 
 
 def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
@@ -21,13 +26,7 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     demand = data.get("demand")
     if isinstance(demand, Mapping):
-        given = [form for form in DEMAND_FORMS if demand.get(form) is not None]
-        if not given:
-            problems.append(Problem("give one of " + ", ".join(DEMAND_FORMS), path="demand"))
-        elif len(given) > 1:
-            problems.append(Problem(
-                f"give only one of {', '.join(DEMAND_FORMS)} (found {' and '.join(given)})",
-                path="demand"))
+        problems += _demand_rules(demand)
     options = data.get("options")
     if not isinstance(options, list):
         return problems
@@ -60,6 +59,27 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
             problems.append(Problem(
                 f"required because an option owns hardware ({_names(owned)}); or give "
                 "site.region to use the catalog's price", path="site.electricity_per_kwh"))
+    return problems
+
+
+def _demand_rules(demand: Mapping[str, Any]) -> list[Problem]:
+    """One demand form (gpu_hours_per_week standing for gpu_hours_per_month), and a key and its
+    alternative never both."""
+    problems = []
+    both = [(alternative, key) for alternative, key in ALTERNATIVE_KEYS.items()
+            if demand.get(alternative) is not None and demand.get(key) is not None]
+    for alternative, key in both:
+        problems.append(Problem(
+            f"{alternative} says what {key} says, in other units: give one of them, not both",
+            path=f"demand.{alternative}", at="key"))
+    written = {ALTERNATIVE_KEYS.get(k, k): k for k in demand if demand.get(k) is not None}
+    given = [written[form] for form in DEMAND_FORMS if form in written]
+    if not given:
+        problems.append(Problem("give one of " + ", ".join(DEMAND_FORMS), path="demand"))
+    elif len(given) > 1:
+        problems.append(Problem(
+            f"give only one of {', '.join(DEMAND_FORMS)} (found {' and '.join(given)})",
+            path="demand"))
     return problems
 
 

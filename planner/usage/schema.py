@@ -201,7 +201,8 @@ options:
 
 ## `demand`
 
-Exactly one of `gpu_hours_per_month`, `utilization` and `flops_per_month` is given.
+Exactly one of `gpu_hours_per_month` (or `gpu_hours_per_week`), `utilization` and
+`flops_per_month` is given.
 
 {demand}
 
@@ -252,7 +253,8 @@ Beside `free_tier:`:
 
 ## Rules between keys
 
-- `demand` has exactly one of its three forms.
+- `demand` has exactly one of its three forms; `gpu_hours_per_week` stands for
+  `gpu_hours_per_month` and `growth_per_month` for `growth_per_year`, never both of a pair.
 - Option names are unique and contain no `.`.
 - `overflow` and `fallback` name another option of the file; following them never leads back
   to where it started.

@@ -13,6 +13,20 @@ from pricing.pricings import PRICE_COLUMN
 KINDS = ("cloud", "own", "free_tier")
 KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free-tier"}
 DEMAND_FORMS = ("gpu_hours_per_month", "utilization", "flops_per_month")
+#: Keys that say what another key says, in the unit people think in: alternative -> the key
+#: it stands for. One of the two is given, never both; the validated document fills the key
+#: from its alternative (:mod:`planner.usage.units`).
+ALTERNATIVE_KEYS = {"gpu_hours_per_week": "gpu_hours_per_month",
+                    "growth_per_month": "growth_per_year"}
+#: Demand keys that exclude each other: the forms with their alternatives, and the growths.
+#: Setting one (a replacement, a sweep) removes the others of its group.
+EXCLUSIVE_DEMAND_KEYS = (
+    ("gpu_hours_per_month", "gpu_hours_per_week", "utilization", "flops_per_month"),
+    ("growth_per_year", "growth_per_month"),
+)
+#: The unit a demand key is written in (``Demand.demand_unit``).
+DEMAND_UNITS = {"gpu_hours_per_month": "GPU-hours/month", "gpu_hours_per_week": "GPU-hours/week",
+                "utilization": "fraction of wall-clock time", "flops_per_month": "FLOP/month"}
 #: The inline cloud map's price key each pricing needs (on-demand's is always required).
 PRICE_KEY_FOR_PRICING = {p: key for p, key in PRICE_COLUMN.items() if p != "on_demand"}
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
