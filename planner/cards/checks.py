@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planner.cards.option_rates import option_rates, site_rates_of
 from planner.cards.words import demand_problems, region_problem, site_kind_problem
 from planner.errors import Problem, suggestion_text
 
@@ -114,16 +115,9 @@ def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any],
     """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
     raw document, so that it comes with the schema's problems (SPEC §1: all at once). An
     unknown kind of site is reported by itself (``kind_known`` False), not once more here."""
-    from pricing.rates import site_rates
-
-    money, options = _money_context(data), data.get("options")
-    if money is None or not isinstance(options, list):
+    if _money_context(data) is None or not isinstance(data.get("options"), list):
         return []
-    owns = any(isinstance(o, Mapping) and o.get("own") is not None for o in options)
-    return _pricing_issues("site", lambda: site_rates(
-        catalog, region=site.get("region"), tariff=site.get("tariff") or "business",
-        kind=site.get("kind") if kind_known else None, currency=money[0], fx=money[1],
-        needs_electricity=owns and site.get("electricity_per_kwh") is None))
+    return _pricing_issues("site", lambda: site_rates_of(catalog, data, kind_known=kind_known))
 
 
 def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
@@ -131,20 +125,12 @@ def _rate_issues(catalog, data: Mapping[str, Any], entry: Mapping[str, Any],
     """What the catalog rows an option uses lack (a region, a price for its pricing, a street
     price, an exchange rate), found by building its rate card from the raw document, so that
     these problems come with the schema's (SPEC §1: all problems at once)."""
-    from pricing.rates import cloud_rates, free_tier_rates, own_rates
-
     money = _money_context(data)
-    if money is None:
+    # Only entries whose kind key is well formed: an inline cloud map has no catalog rows,
+    # and a malformed entry is the schema's to report.
+    checked = (isinstance(entry.get("cloud"), str) or isinstance(entry.get("own"), Mapping)
+               or isinstance(entry.get("free_tier"), (str, Mapping)))
+    if money is None or not checked:
         return []
     currency, fx = money
-    if isinstance(entry.get("cloud"), str):
-        return _pricing_issues(path, lambda: cloud_rates(
-            catalog, entry["cloud"], pricing=entry.get("pricing") or "on_demand",
-            region=entry.get("region"), currency=currency, fx=fx))
-    if isinstance(entry.get("own"), Mapping):
-        return _pricing_issues(path, lambda: own_rates(catalog, entry["own"],
-                                                       currency=currency, fx=fx))
-    if isinstance(entry.get("free_tier"), (str, Mapping)):
-        return _pricing_issues(path, lambda: free_tier_rates(catalog, entry["free_tier"],
-                                                             currency=currency, fx=fx))
-    return []
+    return _pricing_issues(path, lambda: option_rates(catalog, entry, currency=currency, fx=fx))

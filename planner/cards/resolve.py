@@ -23,6 +23,7 @@ from planner.cards.model import (
     OwnCard,
     col,
 )
+from planner.cards.option_rates import option_rates, site_rates_of
 from planner.errors import Problem, suggestion_text
 from planner.messages import Message
 from planner.usage.units import gpu_hours_per_month, growth_per_year
@@ -31,12 +32,8 @@ from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
 from pricing.rates import (
     PricingError,
     Provenance,
-    cloud_rates,
-    free_tier_rates,
     given,
     gpu_facts,
-    own_rates,
-    site_rates,
 )
 
 MAX_LIFETIME_YEARS = 1e300
@@ -156,12 +153,8 @@ def _site(usage, catalog: Catalog, issues: list[Problem],
     """The site's electricity price, PUE and carbon intensity: the user's values, else those of
     the catalog region and kind of site, else (PUE) 1."""
     site = dict(usage.get("site") or {})
-    owns = any(option.get("own") is not None for option in usage["options"])
     try:
-        rates = site_rates(catalog, region=site.get("region"),
-                           tariff=site.get("tariff") or "business", kind=site.get("kind"),
-                           currency=usage["currency"], fx=usage.get("fx") or {},
-                           needs_electricity=owns and site.get("electricity_per_kwh") is None)
+        rates = site_rates_of(catalog, usage)
     except PricingError as err:
         issues.append(Problem(err.message,
                               path=f"site.{err.key if err.key != 'site_kind' else 'kind'}",
@@ -216,15 +209,9 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
     fx = usage.get("fx") or {}
     name = option["name"]
     precision = usage["demand"].get("precision") or "mixed"
+    rates = option_rates(catalog, option, currency=currency, fx=fx, precision=precision)
     if option.get("cloud") is not None:
         pricing = option.get("pricing") or "on_demand"
-        rates = cloud_rates(
-            catalog, option["cloud"], pricing=pricing, region=option.get("region"),
-            currency=currency, fx=fx,
-            billing_increment_minutes=option.get("billing_increment_minutes"),
-            interruptions_per_hour=option.get("interruptions_per_hour"),
-            storage_per_gb_month=option.get("storage_per_gb_month"),
-            precision=precision)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                             rates.facts.peak_tflops, reference, catalog, notes)
         reserved = pricing in TERM_MONTHS
@@ -248,7 +235,6 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
         return card, rates.provenance
     if option.get("own") is not None:
         own = option["own"]
-        rates = own_rates(catalog, own, currency=currency, fx=fx, precision=precision)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                             rates.facts.peak_tflops, reference, catalog, notes)
         financing = own.get("financing")
@@ -278,8 +264,6 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             overflow=option.get("overflow"),
         )
         return card, rates.provenance
-    rates = free_tier_rates(catalog, option["free_tier"], currency=currency, fx=fx,
-                            precision=precision)
     per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                         rates.facts.peak_tflops, reference, catalog, notes)
     memory = col(rates.facts.gpu_memory_gb)
