@@ -227,12 +227,12 @@ def test_the_commonest_yaml_slips_say_what_is_wrong_at_their_line(case):
 def test_pyyamls_own_parser_gets_the_same_messages(case):
     import yaml
 
-    from planner.usage.yaml12 import _syntax_problem
+    from planner.usage.yaml_slips import syntax_problem
 
     text, expected = SLIPS[case]
     with pytest.raises(yaml.MarkedYAMLError) as caught:
         yaml.compose(text, Loader=yaml.SafeLoader)  # the pure-Python parser
-    assert str(_syntax_problem(caught.value, text, "usage.yaml")) == f"usage.yaml:{expected}"
+    assert str(syntax_problem(caught.value, text, "usage.yaml")) == f"usage.yaml:{expected}"
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -10,8 +10,8 @@ A file is read as YAML 1.2 whatever it declares: a ``%YAML 1.1`` directive is a 
 would promise that ``yes`` and ``off`` are booleans), and so is a ``!!bool`` tag on anything
 but true or false (it would otherwise turn ``!!bool yes`` into a silent false).
 
-A syntax error caused by one of the two commonest slips is said in plain words at its line: a
-tab in the indentation, and a line indented unlike the keys (or list items) above it.
+A syntax error caused by one of the two commonest slips is said in plain words at its line
+(:mod:`planner.usage.yaml_slips`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
 from planner.errors import Problem, UserError
+from planner.usage.yaml_slips import syntax_problem
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_VALUES = 200_000
@@ -146,7 +147,7 @@ def load_yaml(text: str | bytes, file: str | None = None) -> LoadedYaml:
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
-        raise UserError([_syntax_problem(exc, text, file)]) from None
+        raise UserError([syntax_problem(exc, text, file)]) from None
     except yaml.YAMLError as exc:
         raise UserError.single(f"cannot read the YAML: {exc}", file=file) from None
     except RecursionError:
@@ -217,110 +218,6 @@ def _decode(raw: bytes, file: str | None) -> str:
         raise UserError.single(
             "the file is not UTF-8 text", file=file, line=line, column=column
         ) from None
-
-
-def _syntax_problem(exc: yaml.MarkedYAMLError, text: str, file: str | None) -> Problem:
-    mark = exc.problem_mark or exc.context_mark
-    if mark is not None:
-        lines = text.splitlines()
-        indentation = any(words in (exc.problem or "") for words in _INDENTATION_ERRORS)
-        plain = _slip(lines, mark.line, indentation) if mark.line < len(lines) else None
-        if plain is not None:
-            message, column = plain
-            return Problem(message, file=file, line=mark.line + 1, column=column)
-    message = " ".join(part for part in (exc.context, exc.problem) if part)
-    return Problem(
-        f"YAML syntax error: {message or 'cannot parse'}",
-        file=file,
-        line=mark.line + 1 if mark is not None else None,
-        column=mark.column + 1 if mark is not None else None,
-    )
-
-
-TAB_MESSAGE = "tabs are not allowed for indentation in YAML; use spaces"
-#: What libyaml and PyYAML say when a line is indented unlike its neighbours.
-_INDENTATION_ERRORS = ("expected key", "expected <block end>", "mapping values are not allowed",
-                       "expected '-' indicator")
-
-
-def _slip(lines: list[str], at: int, indentation: bool) -> tuple[str, int] | None:
-    """The commonest slips behind a syntax error on line ``at`` (0-based), in plain words,
-    with the column to show: a tab in the line's indentation, or (for an ``indentation``
-    error of the parser) a line indented unlike the keys above it. None when the line shows
-    neither."""
-    line = lines[at]
-    indent = _indent(line)
-    if line[indent:indent + 1] == "\t":
-        return TAB_MESSAGE, indent + 1
-    above = _content_above(lines, at)
-    if not indentation or not line.strip() or line.lstrip().startswith("#") or above is None:
-        return None
-    if indent in _levels(lines, at) and not _is_item(line):
-        return None  # a key at the level of a map above: the slip is elsewhere on the line
-    number, previous = above
-    if _is_item(line):
-        items = [(n, p) for n, p in _lines_above(lines, at) if _is_item(p)]
-        if indent in {_indent(p) for _, p in items} or _key_column(previous) == indent:
-            return None  # an item of a list above (an inner list may lie between)
-        if items:
-            n, p = items[0]
-            return (f"this list item is indented differently from the item above it (line "
-                    f"{n + 1}): it starts in column {indent + 1}, that one in column "
-                    f"{_indent(p) + 1}; items of one list line up"), indent + 1
-    opens = previous.split(" #")[0].rstrip().endswith(":")
-    if opens and indent > _key_column(previous):
-        return None  # the first key of a new map: any deeper indentation is fine
-    return (f"this line is indented differently from the keys above it (line {number + 1}): "
-            f"it starts in column {indent + 1}, they in column {_key_column(previous) + 1}; "
-            "keys of one map line up"), indent + 1
-
-
-def _lines_above(lines: list[str], at: int):
-    """The lines above ``at`` that hold content (not blank, not a comment), nearest first."""
-    for number in range(at - 1, -1, -1):
-        stripped = lines[number].strip()
-        if stripped and not stripped.startswith("#") and stripped not in ("---", "..."):
-            yield number, lines[number]
-
-
-def _content_above(lines: list[str], at: int) -> tuple[int, str] | None:
-    return next(iter(_lines_above(lines, at)), None)
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _is_item(line: str) -> bool:
-    stripped = line.lstrip(" ")
-    return stripped == "-" or stripped.startswith("- ")
-
-
-def _key_column(line: str) -> int:
-    """Where the key of a line starts (0-based): after a list item's ``- ``."""
-    column = _indent(line)
-    while line[column:column + 2] == "- ":
-        column += 2
-        column += len(line[column:]) - len(line[column:].lstrip(" "))
-    return column
-
-
-def _levels(lines: list[str], at: int) -> set[int]:
-    """The columns (0-based) where a key may start on line ``at``: those of the maps that
-    enclose it, found by walking up through ever smaller indentation."""
-    levels: set[int] = set()
-    smallest = None
-    for _, line in _lines_above(lines, at):
-        column = _indent(line)
-        if smallest is None or column < smallest:
-            levels.add(_key_column(line))
-            levels.add(column)
-            smallest = column
-        elif smallest is not None and _key_column(line) < smallest:
-            levels.add(_key_column(line))
-        if smallest == 0:
-            break
-    return levels
 
 
 def _position(node: Node) -> Position:
