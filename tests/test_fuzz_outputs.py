@@ -281,7 +281,7 @@ def test_sweeps_over_generated_axes(example_plan, axes, zip_mode):
 def test_huge_money_is_written():
     """A commitment paid for work that is nearly nothing: 10^27 per GPU-hour, correctly; the
     reports are still written (found by the fuzz tests: Babel's 28-digit decimal context made
-    planner/fmt.py raise InvalidOperation from 10^26 on)."""
+    planner/render/fmt.py raise InvalidOperation from 10^26 on)."""
     result = planner.load({
         "version": 1, "horizon_months": 12, "demand": {"gpu_hours_per_month": 1e-24},
         "options": [{"name": "committed", "pricing": "reserved_1y", "reserved_instances": 1,
