@@ -12,10 +12,12 @@ from builders import calendar, cloud, demand, model, own
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import planner
 from planner.engine.breakeven import break_even_level, pv_at_levels
 from planner.engine.cloud import term_count, term_of_month
 from planner.engine.flows import present_value
 from planner.engine.tco import evaluate
+from planner.errors import UserError
 
 H = 730.0
 #: Σ_{k=0}^{11} 2^(k/12): twelve months of a demand that doubles every year, in month-1 units.
@@ -153,3 +155,65 @@ def test_break_even_level_against_per_term_counts_is_a_root(
     at, _ = pv_at_levels(m, ["box", "res"], np.array([[level, level * (1 + 1e-7) + 1e-7]]))
     d = at["box"][0] - at["res"][0]
     assert abs(d[0]) <= 1e-6 * max(abs(at["box"][0, 0]), 1.0) or d[0] * d[1] <= 0
+
+
+# -- usage.yaml, Plan.replace and sweeps --------------------------------------------------------
+
+
+def _plan_data(reserved=None, T=24, pricing="reserved_1y"):
+    option = {"name": "res", "cloud": {"price_per_hour": 3.0,
+                                       "reserved_1y_price_per_hour": 2.0,
+                                       "reserved_3y_price_per_hour": 1.5},
+              "pricing": pricing}
+    if reserved is not None:
+        option["reserved_instances"] = reserved
+    return {"version": 1, "horizon_months": T,
+            "demand": {"gpu_hours_per_month": 730, "growth_per_year": 1.0},
+            "site": {"electricity_per_kwh": 0.2},
+            "options": [{"name": "box", "own": {"purchase_price": 30_000, "power_watts": 500,
+                                                "gpu_count": 4}}, option]}
+
+
+def _problems(data):
+    with pytest.raises(UserError) as caught:
+        planner.load(data)
+    return [(p.path, p.message, p.suggestion) for p in caught.value.problems]
+
+
+def test_per_term_in_a_file_reports_the_counts_used():
+    row = planner.load(_plan_data("per_term")).evaluate().to_dict()["options"][1]
+    assert row["reserved_instances_per_term"] == [1, 2]
+    assert row["present_value"] == pytest.approx(730 * (9 * S1 - 36), rel=1e-12)
+    default = planner.load(_plan_data()).evaluate().to_dict()["options"][1]
+    assert "reserved_instances_per_term" not in default  # SPEC §5.2's single count as before
+
+
+def test_a_ladder_of_the_wrong_length_is_located_with_the_length_expected():
+    (path, message, _), = _problems(_plan_data([1, 2, 3]))
+    assert path == "options[1].reserved_instances"
+    assert "2 for a 12-month term over 24 months" in message and "got 3" in message
+    (_, message, _), = _problems(_plan_data([1, 2], T=12, pricing="reserved_3y"))
+    assert "1 for a 36-month term over 12 months" in message
+    assert planner.load(_plan_data([4], T=12, pricing="reserved_3y"))
+
+
+def test_bad_reserved_values_are_located_with_a_did_you_mean():
+    (path, message, suggestion), = _problems(_plan_data("per-term"))
+    assert path == "options[1].reserved_instances" and suggestion == "per_term"
+    assert "a list of whole numbers (one per term)" in message
+    found = _problems(_plan_data([1, -1]))
+    assert found == [("options[1].reserved_instances[1]", "must be at least 0, got -1", None)]
+
+
+def test_replace_and_sweeps_take_counts_per_term_and_numbers():
+    plan = planner.load(_plan_data("per_term"))
+    replaced = plan.replace({"options.res.reserved_instances": [1, 3]}).evaluate().to_dict()
+    assert replaced["options"][1]["reserved_instances_per_term"] == [1, 3]
+    numbers = plan.sweep({"options.res.reserved_instances": [0, 1, 2]})
+    res = numbers[numbers["option"] == "res"]
+    assert res["present_value"].iloc[2] == pytest.approx(730 * (6 * S1 + 24), rel=1e-12)
+    words = plan.sweep({"options.res.reserved_instances": ["per_term", [1, 2], [2, 2]]})
+    res = words[words["option"] == "res"]
+    assert res["options.res.reserved_instances"].tolist() == ["per_term", [1, 2], [2, 2]]
+    assert res["present_value"].tolist() == pytest.approx(
+        [730 * (9 * S1 - 36), 730 * (9 * S1 - 36), 730 * (6 * S1 + 24)], rel=1e-12)

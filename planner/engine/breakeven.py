@@ -221,6 +221,7 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
         given = np.asarray(given, float)
         if card.reserved_ladder is not None:
             given = given[:, term_of_month(T, card.term_months)[1:]]
+        rows = max(rows, given.shape[0])  # a sweep over the count: one per scenario
         counts = np.broadcast_to(given, (rows, given.shape[1]))
         return [_kinks(counts[:, None, :], H, kappa, before, growth).reshape(rows, T)]
     cap = max(64, MAX_BREAKPOINT_MONTHS // T)
