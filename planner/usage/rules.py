@@ -112,7 +112,8 @@ def _cloud_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
 def _ladder_rules(entry: Mapping[str, Any], here: str, horizon: Any) -> list[Problem]:
     """A list of reserved counts has one count per term the horizon starts, ceil(T / term)."""
     ladder = entry.get("reserved_instances")
-    term = RESERVED_TERM_MONTHS.get(entry.get("pricing"))
+    pricing = entry.get("pricing")
+    term = RESERVED_TERM_MONTHS.get(pricing) if isinstance(pricing, str) else None
     if not isinstance(ladder, list) or term is None or not _whole(horizon) or horizon < 1:
         return []
     terms = -(-int(horizon) // term)
