@@ -97,7 +97,8 @@ def TestOneInput(raw: bytes) -> None:
 EXTREMES = [0, 0.0, -1, 1, 0.5, -0.5, 1e-17, 2.2e-16, 5e-324, 1e-300, 1e15, 1e308, -1e308,
             float("inf"), float("nan"), 10**400, -(10**400), 2**53 + 1, 1200, 1201, 100, 101,
             "", "x", "12", "1e6", None, True, [], {}, "<script>", "a.b", "\r", "\x01",
-            "kaggle", "a100-80gb", "gcp/a2-highgpu-1g", "reserved_3y", "spot"]
+            "kaggle", "a100-80gb", "gcp/a2-highgpu-1g", "reserved_3y", "spot",
+            "per_term", [1, 2, 3]]
 
 
 def _paths(value, here=(), seen=None):

@@ -238,13 +238,15 @@ SWEEP_PATHS = ["site.electricity_per_kwh", "demand.gpu_hours_per_month", "demand
                "options.workstation.lifetime_years", "options.a100-spot.pricing",
                "options.a100-spot.relative_speed", "options.kaggle.fallback",
                "options.nope.price", "demand", "site.nothing", "options..x", "",
-               "options.a100-on-demand.cloud.price_per_hour"]
+               "options.a100-on-demand.cloud.price_per_hour",
+               "options.a100-on-demand.reserved_instances"]
 _sweep_values = st.one_of(
     st.lists(st.floats(0, 2000, allow_nan=False), min_size=1, max_size=4),
     st.lists(st.integers(0, 60), min_size=1, max_size=4),
     st.lists(weird_values, min_size=0, max_size=3),
     st.lists(st.sampled_from(["on_demand", "spot", "reserved_1y", "a100-spot", "kaggle"]),
              min_size=1, max_size=3),
+    st.lists(st.sampled_from(["per_term", [1, 2, 3], [0], 2]), min_size=1, max_size=3),
 )
 
 

@@ -154,7 +154,9 @@ def cloud_options(draw) -> dict[str, Any]:
         entry["cloud"] = spec
     entry["pricing"] = pricing
     if pricing.startswith("reserved"):
-        _maybe(draw, "reserved_instances", st.integers(0, 5), entry, 0.4)
+        _maybe(draw, "reserved_instances", st.one_of(
+            st.integers(0, 5), st.just("per_term"),
+            st.lists(st.integers(0, 5), min_size=1, max_size=4)), entry, 0.4)
     _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
     _maybe(draw, "billing_increment_minutes", st.sampled_from([0, 1, 60, 0.5, 1440]), entry, 0.3)
     _maybe(draw, "interruptions_per_hour", st.one_of(st.just(0), _finite(0, 2)), entry, 0.3)

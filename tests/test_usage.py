@@ -287,6 +287,8 @@ def _bad_values(prop: dict) -> list[str]:
     """YAML texts that break a property of the JSON Schema."""
     parts = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
     prop = parts[0]
+    if "oneOf" in prop and any(b.get("type") == "integer" for b in prop["oneOf"]):
+        return ['"12"', "true", "-1", "2.5", "per-term", "{a: 1}"]  # a count, a word, a list
     if "oneOf" in prop:  # catalog id or map
         return ["12", "[1, 2]"]
     if "const" in prop:

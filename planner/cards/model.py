@@ -82,6 +82,10 @@ class CloudCard(Card):
     reserved_price_per_hour: Array | None = None
     term_months: int = 0
     reserved_instances: Array | None = None  # None: chosen to minimize present value
+    #: Committed instances per term, (S or 1, terms), when the file gives a list. [instances]
+    reserved_ladder: Array | None = None
+    #: reserved_instances: per_term — each term's count chosen to minimize its present value.
+    reserved_per_term: bool = False
     billing_increment_hours: Array = None
     interruptions_per_hour: Array = None
     restart_minutes: Array = None

@@ -204,6 +204,18 @@ def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: C
     return per_unit / share_ok, col(memory), share_ok
 
 
+def _reserved_counts(given) -> dict[str, Any]:
+    """The CloudCard fields of ``reserved_instances``: one count (a number, or a sweep's array
+    of them), a ladder (a list, one count per term), or per_term."""
+    if given is None:
+        return {}
+    if isinstance(given, str):  # per_term
+        return {"reserved_per_term": True}
+    if isinstance(given, list):
+        return {"reserved_ladder": np.asarray(given, dtype=float).reshape(1, -1)}
+    return {"reserved_instances": col(given)}
+
+
 def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, notes):
     currency = usage["currency"]
     fx = usage.get("fx") or {}
@@ -225,8 +237,7 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             price_per_hour=col(price), on_demand_price_per_hour=col(rates.price_per_hour),
             reserved_price_per_hour=col(price) if reserved else None,
             term_months=TERM_MONTHS.get(pricing, 0),
-            reserved_instances=(None if option.get("reserved_instances") is None
-                                else col(option["reserved_instances"])),
+            **_reserved_counts(option.get("reserved_instances")),
             billing_increment_hours=col(rates.billing_increment_minutes) / 60.0,
             interruptions_per_hour=col(rates.interruptions_per_hour),
             restart_minutes=col(given(option.get("restart_minutes"), 5.0)),

@@ -20,7 +20,13 @@ from planner.cards.model import (
     take_scenarios,
     with_level,
 )
-from planner.engine.cloud import rented_instance_hours, reservation_weight
+from planner.engine.cloud import (
+    rented_instance_hours,
+    reservation_weight,
+    term_count,
+    term_of_month,
+    term_weight,
+)
 from planner.engine.crossing import first_crossing
 from planner.engine.flows import present_value
 from planner.engine.free_tier import free_tier_capacity
@@ -210,10 +216,14 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         peak = kappa * np.maximum(bound * growth.max(axis=1, keepdims=True) - before, 0.0) / H
     top = np.nan_to_num(np.broadcast_to(peak, (rows, 1)), posinf=0.0)
-    if card.reserved_instances is not None:
-        counts = np.broadcast_to(np.asarray(card.reserved_instances, float).reshape(-1, 1),
-                                 (rows, 1))
-        return [_kinks(counts[:, :, None], H, kappa, before, growth).reshape(rows, T)]
+    given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
+    if given is not None:  # the count in force in each month: kinks where I_m(x) = R_m·H
+        given = np.asarray(given, float)
+        if card.reserved_ladder is not None:
+            given = given[:, term_of_month(T, card.term_months)[1:]]
+        rows = max(rows, given.shape[0])  # a sweep over the count: one per scenario
+        counts = np.broadcast_to(given, (rows, given.shape[1]))
+        return [_kinks(counts[:, None, :], H, kappa, before, growth).reshape(rows, T)]
     cap = max(64, MAX_BREAKPOINT_MONTHS // T)
     r_max = int(min(np.ceil(top.max(initial=0.0)) + 1, 2**62))
     if r_max > cap:  # too many counts to list them all: every r_max/cap-th, refined later
@@ -221,11 +231,40 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     else:
         counts = np.arange(r_max + 1, dtype=float)
     disc = discount(model)
-    commitment = (card.reserved_price_per_hour * H
-                  * reservation_weight(model, disc, card.term_months))  # c, (S, 1)
     per_level = (card.on_demand_price_per_hour * disc[:, 1:] * kappa
                  * growth)  # β_m = p·disc_m·κ·g_m: the slope of s_R where it rises, (S, T)
-    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * T))
+    # One window of months per commitment: the whole horizon for SPEC §5.2's single count,
+    # each term for per_term (its best count depends on its own months alone).
+    if card.reserved_per_term:
+        windows = [(np.flatnonzero(term_of_month(T, card.term_months)[1:] == j),
+                    term_weight(model, disc, card.term_months, j))
+                   for j in range(term_count(T, card.term_months))]
+    else:
+        windows = [(np.arange(T), reservation_weight(model, disc, card.term_months))]
+    out = []
+    for months, weight in windows:
+        commitment = card.reserved_price_per_hour * H * weight  # c, (S, 1)
+        out.append(_count_switches(counts, r_max, rows, H, kappa, before,
+                                   growth[:, months], per_level[:, months], commitment))
+    points = np.concatenate(out, axis=1)
+    points = np.sort(np.where(points <= bound, points, np.inf), axis=1)
+    used = int((points < np.inf).sum(axis=1).max(initial=0))
+    points = points[:, :max(used, 1)]
+    if points.shape[1] > cap:  # thinned evenly: the root is then refined by _polish
+        points = points[:, np.round(np.linspace(0, points.shape[1] - 1, cap)).astype(int)]
+    return [points]
+
+
+def _count_switches(counts: Array, r_max: int, rows: int, H: Array, kappa: Array,
+                    before: Array, growth: Array, per_level: Array, commitment: Array) -> Array:
+    """The levels where the best count over one window of months steps from R to R + 1, and
+    (when every count is listed) the kinks of the count in force, (rows, K) [reference units].
+
+    growth, per_level : the window's months, (S, M); commitment : one instance's commitment
+    over the window in present value, (S, 1).
+    """
+    M = growth.shape[1]
+    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * max(M, 1)))
     out = []
     for start in range(0, rows, block):
         part = slice(start, min(start + block, rows))
@@ -235,7 +274,7 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
             return a if a.shape[0] == 1 else a[part]
 
         kinks = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
-        if counts.size == r_max + 1:  # every count: (B, R + 1, T), R = 0..r_max
+        if counts.size == r_max + 1:  # every count: (B, R + 1, M), R = 0..r_max
             upper = kinks[:, 1:]
             kinks = kinks[:, :-1]
         else:
@@ -253,13 +292,7 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
         else:
             listed = switch
         out.append(np.broadcast_to(listed, (part.stop - part.start, listed.shape[1])))
-    points = np.concatenate(out)
-    points = np.sort(np.where(points <= bound, points, np.inf), axis=1)
-    used = int((points < np.inf).sum(axis=1).max(initial=0))
-    points = points[:, :max(used, 1)]
-    if points.shape[1] > cap:  # thinned evenly: the root is then refined by _polish
-        points = points[:, np.round(np.linspace(0, points.shape[1] - 1, cap)).astype(int)]
-    return [points]
+    return np.concatenate(out)
 
 
 def _kinks(counts: Array, H: Array, kappa: Array, before: Array, growth: Array) -> Array:

@@ -50,7 +50,8 @@ def best_reserved_instances(instance_hours: Array, hours_per_month: Array, reser
     R·p_r·H·weight + Σ_m disc_m·p_od·max(0, I_m − R·H), convex in R; its continuous minimum is
     the weighted quantile of I_m/H at which the discounted weight of the months still above the
     commitment drops to p_r·weight/p_od. The whole-number minimum is the floor or the ceiling of
-    it. (S, 1) [instances]
+    it. The months are columns 1.. of ``instance_hours`` and ``disc`` (column 0 is month 0,
+    which has no work). (S, 1) [instances]
     """
     hours = instance_hours[:, 1:]
     w = np.broadcast_to(disc[:, 1:], hours.shape)
@@ -72,6 +73,79 @@ def best_reserved_instances(instance_hours: Array, hours_per_month: Array, reser
     return np.where(cost(low) <= cost(high), low, high)
 
 
+# -- commitments term by term -----------------------------------------------------------------
+
+
+def term_count(horizon_months: int, term_months: int) -> int:
+    """Terms the horizon starts: ceil(T / term). [terms]
+
+    >>> term_count(36, 12), term_count(30, 12), term_count(12, 36)
+    (3, 3, 1)
+    """
+    return -(-horizon_months // term_months)
+
+
+def term_of_month(horizon_months: int, term_months: int) -> Array:
+    """The term each month 0..T falls in, (T + 1,): (m − 1) // term for m ≥ 1; month 0 (no
+    work, no commitment) is given term 0. [term index]
+
+    >>> term_of_month(5, 2).tolist()
+    [0, 0, 0, 1, 1, 2]
+    """
+    months = np.arange(horizon_months + 1)
+    return np.maximum(months - 1, 0) // term_months
+
+
+def term_weight(model: Model, disc: Array, term_months: int, term: int) -> Array:
+    """Σ of the discount factors of the months of one term inside the horizon; the last term
+    adds its months past the horizon, charged in month T. (S, 1) [months]"""
+    T = model.calendar.horizon_months
+    first, last = term * term_months + 1, min((term + 1) * term_months, T)
+    weight = disc[:, first:last + 1].sum(axis=1, keepdims=True)
+    if last == T:
+        weight = weight + ((-T) % term_months) * disc[:, T:T + 1]
+    return weight
+
+
+def reserved_counts(model: Model, card: CloudCard, hours: Array, disc: Array) -> Array:
+    """Instances committed in each term, (S, terms) [instances]: the ladder given, the count
+    given in every term, the best count of each term separately (``reserved_per_term``), or
+    the one best count over the whole horizon (SPEC §5.2's default).
+
+    The present value of a ladder is Σ_j [R_j·p_r·H·weight_j + p_od·Σ_{m in j} disc_m·
+    max(0, I_m − R_j·H)]: a sum of one term per commitment, so each term's best count is
+    :func:`best_reserved_instances` on that term's months alone.
+    """
+    T = model.calendar.horizon_months
+    n = term_count(T, card.term_months)
+    rows = max(hours.shape[0], disc.shape[0])
+    H = model.calendar.hours_per_month
+    given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
+    if given is not None:
+        given = np.asarray(given, float)
+        return np.broadcast_to(given, (max(rows, given.shape[0]), n))
+    if not card.reserved_per_term:
+        weight = reservation_weight(model, disc, card.term_months)
+        best = best_reserved_instances(hours, H, card.reserved_price_per_hour,
+                                       card.on_demand_price_per_hour, disc, weight)
+        return np.broadcast_to(best, (max(rows, best.shape[0]), n))
+    counts = []
+    for term in range(n):
+        first, last = term * card.term_months + 1, min((term + 1) * card.term_months, T)
+        window = np.r_[0, first:last + 1]  # month 0 first, as best_reserved_instances reads
+        counts.append(best_reserved_instances(
+            hours[:, window], H, card.reserved_price_per_hour, card.on_demand_price_per_hour,
+            disc[:, window], term_weight(model, disc, card.term_months, term)))
+    counts = np.broadcast_arrays(*counts)
+    return np.concatenate(counts, axis=1)
+
+
+def uses_term_counts(card: CloudCard) -> bool:
+    """Whether a reserved cloud's count may differ from term to term (a ladder or
+    ``per_term``), so that the report says the counts used per term."""
+    return card.reserved_ladder is not None or card.reserved_per_term
+
+
 def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) -> Flows:
     rows = row_count(model, work)
     needed = work * card.gpu_hours_per_unit
@@ -82,11 +156,8 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
     components: dict[str, Array] = {}
     if card.pricing in ("reserved_1y", "reserved_3y"):
         disc = discount(model)
-        weight = reservation_weight(model, disc, card.term_months)
-        reserved = card.reserved_instances
-        if reserved is None:
-            reserved = best_reserved_instances(hours, H, card.reserved_price_per_hour,
-                                               card.on_demand_price_per_hour, disc, weight)
+        per_term = reserved_counts(model, card, hours, disc)
+        reserved = per_term[:, term_of_month(T, card.term_months)]  # in force, (S, T + 1)
         extra = (-T) % card.term_months
         committed = reserved * H * in_horizon  # instance-hours paid for, month by month
         committed[:, T] = committed[:, T] * (1 + extra)
@@ -108,5 +179,7 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
     quantities["storage"] = (gb_months, Message("qty.gb_months"), card.storage_per_gb_month)
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
                   served=needed, quantities=quantities)
+    if card.pricing in ("reserved_1y", "reserved_3y") and uses_term_counts(card):
+        flows.reserved_per_term = per_term
     memory_checks(model, card, rows, flows)
     return flows

@@ -39,6 +39,8 @@ class Flows:
         reasons when there is no target
     quantities : component -> (quantity per month, or a function giving it; unit, a Message;
         price per unit, None where it varies): what each cost is made of, for the report's breakdown
+    reserved_per_term : instances committed in each term, (S, terms), for a reserved cloud
+        whose count may change from term to term (a ladder or per_term); else None [instances]
     """
 
     components: dict[str, Array]
@@ -54,6 +56,7 @@ class Flows:
     redirected: list[tuple[Array, Message]] = field(default_factory=list)
     quantities: dict[str, tuple] = field(default_factory=dict)
     target: Flows | None = None  # the overflow/fallback option's flows on the passed work
+    reserved_per_term: Array | None = None
 
     @functools.cached_property
     def unmet(self) -> Array:

@@ -114,6 +114,9 @@ def _breakdown(figures: Figures) -> pd.DataFrame:
             quantity, unit, price = flows.quantities.get(component, (None, "", None))
             if callable(quantity):
                 quantity = quantity()
+            if component == "reservation" and flows.reserved_per_term is not None:
+                unit = Message("qty.committed_instance_hours_noted",
+                               note=reserved_per_term_note(flows.reserved_per_term[0]))
             rows.append({
                 "option": o.name, "component": component,
                 "quantity": (None if quantity is None
@@ -191,7 +194,25 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
         "first_unmet_month": _int_or_none(o.first_unmet_month[0]),
         **_free_tier_use(plan, o),
     }
+    row.update(_reserved_per_term(o))
     return row
+
+
+def _reserved_per_term(o: OptionFigures) -> dict[str, Any]:
+    """``reserved_instances_per_term``: the counts committed term by term, on the row of a
+    reserved cloud whose file asks for a count per term (per_term or a list); absent
+    otherwise, so that rows of a single count read as before."""
+    counts = o.flows.reserved_per_term
+    if counts is None:
+        return {}
+    return {"reserved_instances_per_term": (
+        [_int_or_none(c) for c in np.asarray(counts)[0]] if bool(o.feasible[0]) else None)}
+
+
+def reserved_per_term_note(counts) -> Message:
+    """"reserved per term: 2, 7, 24 instances", for the counts of one scenario, (terms,)."""
+    return Message("note.reserved_per_term",
+                   counts=", ".join(str(int(c)) for c in np.asarray(counts, float)))
 
 
 def _unique(items: list[Message]) -> list[Message]:

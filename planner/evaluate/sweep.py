@@ -248,7 +248,9 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
     n_options = len(figures.options)
     out: dict[str, Any] = {"scenario": np.repeat(chunk, n_options)}
     for name, vals, idx in zip(names, values, index):
-        picked = np.asarray(vals, dtype=object)[idx[chunk]]
+        column = np.empty(len(vals), dtype=object)  # one cell per value, lists too (a ladder)
+        column[:] = list(vals)
+        picked = column[idx[chunk]]
         out[name] = np.repeat(picked, n_options)
         if all(_is_number(v) for v in vals):
             out[name] = out[name].astype(float)

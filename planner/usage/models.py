@@ -338,6 +338,25 @@ FreeTierRef = _catalog_id_or(
 # §1.3 options: the entries
 
 
+#: ``reserved_instances``: one count for the horizon, ``per_term`` (each term's own best
+#: count), or a ladder (one count per term). The tags name the forms in pydantic's locations.
+PER_TERM = "per_term"
+RESERVED_FORMS = ("count", "word", "ladder")
+
+
+def _reserved_form(value: Any) -> str:
+    if isinstance(value, list):
+        return "ladder"
+    return "word" if isinstance(value, str) else "count"
+
+
+ReservedInstances = Annotated[
+    Annotated[CountOrZero, Tag("count")]
+    | Annotated[Literal["per_term"], Tag("word")]
+    | Annotated[list[CountOrZero], Tag("ladder")],
+    Discriminator(_reserved_form)]
+
+
 class CloudOption(_Map):
     """Renting cloud instances."""
 
@@ -362,9 +381,11 @@ class CloudOption(_Map):
     storage_per_gb_month: NonNegative | None = _key(
         "Price of keeping demand.data_gb. [currency/(GB·month)]", None,
         default_text="catalog, else 0")
-    reserved_instances: CountOrZero | None = _key(
-        "Reserved pricing only: instances committed. [instances]", None,
-        default_text="the count with the lowest present value")
+    reserved_instances: ReservedInstances | None = _key(
+        "Reserved pricing only: instances committed: one whole number for every term, "
+        "per_term (each term's own count with the lowest present value), or a list of whole "
+        "numbers, one per term the horizon starts. [instances]", None,
+        default_text="the one count with the lowest present value")
 
     @property
     def kind(self) -> str:

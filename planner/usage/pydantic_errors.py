@@ -11,7 +11,16 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from planner.errors import Problem, closest
-from planner.usage.models import OPTION_MODELS, SPEC_MODELS, Demand, Financing, Site, Usage
+from planner.usage.models import (
+    OPTION_MODELS,
+    PER_TERM,
+    RESERVED_FORMS,
+    SPEC_MODELS,
+    Demand,
+    Financing,
+    Site,
+    Usage,
+)
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
 from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN
 from planner.usage.yaml12 import child_path
@@ -34,6 +43,8 @@ def _strip_tags(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
         kind = loc[2]
         rest = loc[3:]
         if len(rest) >= 2 and rest[0] in ("cloud", "free_tier") and rest[1] in ("id", "map"):
+            rest = rest[:1] + rest[2:]
+        if len(rest) >= 2 and rest[0] == "reserved_instances" and rest[1] in RESERVED_FORMS:
             rest = rest[:1] + rest[2:]
         return loc[:2] + rest, kind
     return loc, None
@@ -129,6 +140,12 @@ def error_problems(error: Mapping[str, Any]) -> list[Problem]:
     value = error.get("input")
     if kind_of_error == "extra_forbidden":
         return [_unknown_key(loc, kind)]
+    if loc[-1:] == ("reserved_instances",) and kind_of_error in ("literal_error",
+                                                                  "integer_type"):
+        return [Problem(f"expected a whole number of instances, {PER_TERM}, or a list of whole "
+                        f"numbers (one per term), got {describe(value)}", path=path,
+                        suggestion=closest(value, [PER_TERM]) if isinstance(value, str)
+                        else None)]
     if kind_of_error == "missing":
         return [Problem("required key missing", path=path)]
     if kind_of_error == "option_kind":

@@ -17,6 +17,7 @@ from planner.usage.vocabulary import (
     ALTERNATIVE_KEYS,
     DEMAND_FORMS,
     PRICE_KEY_FOR_PRICING,
+    RESERVED_TERM_MONTHS,
     option_kind,
 )
 
@@ -46,6 +47,7 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
         here = f"options[{i}]"
         if kind == "cloud":
             problems += _cloud_rules(entry, here)
+            problems += _ladder_rules(entry, here, data.get("horizon_months", 36))
         elif kind == "own":
             problems += _own_rules(entry, here)
         elif kind == "free_tier":
@@ -105,6 +107,26 @@ def _cloud_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
                 "region applies only to a catalog id; an inline cloud map carries its own "
                 "prices", path=f"{here}.region", at="key"))
     return problems
+
+
+def _ladder_rules(entry: Mapping[str, Any], here: str, horizon: Any) -> list[Problem]:
+    """A list of reserved counts has one count per term the horizon starts, ceil(T / term)."""
+    ladder = entry.get("reserved_instances")
+    pricing = entry.get("pricing")
+    term = RESERVED_TERM_MONTHS.get(pricing) if isinstance(pricing, str) else None
+    if not isinstance(ladder, list) or term is None or not _whole(horizon) or horizon < 1:
+        return []
+    terms = -(-int(horizon) // term)
+    if len(ladder) == terms:
+        return []
+    return [Problem(
+        f"a list of reserved counts has one count per term: {terms} for a {term}-month term "
+        f"over {format_number(horizon)} months (ceil({format_number(horizon)} / {term})), "
+        f"got {len(ladder)}", path=f"{here}.reserved_instances")]
+
+
+def _whole(value: Any) -> bool:
+    return _real(value) and float(value).is_integer()
 
 
 def _own_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:

@@ -258,7 +258,8 @@ Beside `free_tier:`:
 - Option names are unique and contain no `.`.
 - `overflow` and `fallback` name another option of the file; following them never leads back
   to where it started.
-- `reserved_instances` only with `pricing: reserved_1y` or `reserved_3y`.
+- `reserved_instances` only with `pricing: reserved_1y` or `reserved_3y`; as a list, it has
+  one count per term the horizon starts: ceil(`horizon_months` / 12 or 36).
 - An inline `cloud:` map has `spot_price_per_hour` with `pricing: spot`, and
   `reserved_1y_price_per_hour` / `reserved_3y_price_per_hour` with the reserved pricings.
   `region` applies only to a catalog id.

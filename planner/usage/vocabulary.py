@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pricing.pricings import PRICE_COLUMN
+from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
 
 KINDS = ("cloud", "own", "free_tier")
 KIND_LABELS = {"cloud": "cloud", "own": "own", "free_tier": "free-tier"}
@@ -29,6 +29,8 @@ DEMAND_UNITS = {"gpu_hours_per_month": "GPU-hours/month", "gpu_hours_per_week": 
                 "utilization": "fraction of wall-clock time", "flops_per_month": "FLOP/month"}
 #: The inline cloud map's price key each pricing needs (on-demand's is always required).
 PRICE_KEY_FOR_PRICING = {p: key for p, key in PRICE_COLUMN.items() if p != "on_demand"}
+#: Months of one commitment of each reserved pricing (a ladder has one count per term).
+RESERVED_TERM_MONTHS = dict(TERM_MONTHS)
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 NAME_PATTERN = r"^[^.]+$"
 
