@@ -15,14 +15,14 @@ from pydantic import ValidationError
 import planner
 from planner.errors import Problem, UserError
 from planner.usage.load import UsageDocument, load_usage, load_usage_text, raw_document
-from planner.usage.models import (
+from planner.usage.models import Usage
+from planner.usage.options import (
     OPTION_MODELS,
     CloudOption,
     CloudSpec,
     FreeTierOption,
     FreeTierSpec,
     OwnOption,
-    Usage,
 )
 from planner.usage.schema import reference_markdown, schema_text, usage_json_schema
 from planner.usage.vocabulary import KINDS

@@ -15,15 +15,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from planner.errors import Problem, UserError, closest
-from planner.usage.models import (
-    OPTION_MODELS,
-    SPEC_MODELS,
-    Demand,
-    Financing,
-    OwnSpec,
-    Site,
-    Usage,
-)
+from planner.usage.models import Demand, Site, Usage
+from planner.usage.options import OPTION_MODELS, SPEC_MODELS, Financing, OwnSpec
 from planner.usage.vocabulary import EXCLUSIVE_DEMAND_KEYS, KIND_LABELS, KINDS, option_kind
 
 Key = str | int

@@ -11,16 +11,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from planner.errors import Problem, closest
-from planner.usage.models import (
-    OPTION_MODELS,
-    PER_TERM,
-    RESERVED_FORMS,
-    SPEC_MODELS,
-    Demand,
-    Financing,
-    Site,
-    Usage,
-)
+from planner.usage.models import Demand, Site, Usage
+from planner.usage.options import OPTION_MODELS, PER_TERM, RESERVED_FORMS, SPEC_MODELS, Financing
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
 from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN
 from planner.usage.yaml12 import child_path

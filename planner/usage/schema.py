@@ -13,17 +13,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from planner.usage.models import (
+from planner.usage.models import Demand, Site, Usage
+from planner.usage.options import (
     CloudOption,
     CloudSpec,
-    Demand,
     Financing,
     FreeTierOption,
     FreeTierSpec,
     OwnOption,
     OwnSpec,
-    Site,
-    Usage,
 )
 from planner.usage.values import format_number
 from planner.usage.vocabulary import CURRENCY_PATTERN, NAME_PATTERN
@@ -154,7 +152,7 @@ def _table(schema: Mapping[str, Any], model: type[BaseModel], skip: tuple[str, .
 _REFERENCE = """\
 # usage.yaml reference
 
-<!-- Generated from the models in planner/usage/models.py by `python -m planner.usage.schema`; do not edit by hand. -->
+<!-- Generated from the models in planner/usage/models.py and options.py by `python -m planner.usage.schema`; do not edit by hand. -->
 
 A usage file says what GPU work you have and which ways of getting it done to weigh. This page
 lists every key, its type, default, unit and meaning. `planner schema` prints the same
