@@ -20,29 +20,16 @@ from planner.cards.model import (
     take_scenarios,
     with_level,
 )
-from planner.engine.cloud import (
-    rented_instance_hours,
-    reservation_weight,
-    term_count,
-    term_of_month,
-    term_weight,
-)
 from planner.engine.crossing import first_crossing
 from planner.engine.flows import present_value
 from planner.engine.free_tier import free_tier_capacity
-from planner.engine.linear import chain_line
-from planner.engine.months import discount, work_by_month
+from planner.engine.months import work_by_month
+from planner.engine.reserved_levels import reserved_breakpoints
 from planner.engine.tco import chain, option_flows
 
 _REL_TOL = 1e-9
 #: With an overflow, the demand search runs up to this multiple of the machine's capacity.
 OVERFLOW_SEARCH_FACTOR = 10.0
-#: Bytes of working arrays while listing a reserved option's breakpoints; rows are taken in
-#: blocks that fit.
-RESERVED_BLOCK_BYTES = 64 * 2**20
-#: Breakpoints × months of one scenario at most (each breakpoint is an evaluation of the
-#: horizon); beyond, the breakpoints are thinned evenly and the root refined (see _polish).
-MAX_BREAKPOINT_MONTHS = 250_000
 
 
 def break_even_months(own_cost: Array, other_cost: Array) -> Array:
@@ -183,157 +170,6 @@ def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array
     points = np.concatenate(points, axis=1)
     points = np.where((points >= 0) & (points <= bound), points, bound)
     return np.sort(points, axis=1), bound
-
-
-def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -> list[Array]:
-    """The levels where the present value of a reserved cloud in ``name``'s chain kinks,
-    [] without one. (S, K) arrays [reference units]
-
-    growth : g_m, months 1..T, (S, T); bound : the search bound, (S, 1).
-
-    The cloud ends the chain and gets the work above the capacity C of the members before
-    it: I_m(x) = κ·max(0, x·g_m − C) instance-hours in month m at level x (κ: instance-hours
-    per reference unit). With R committed instances its present value
-    f_R(x) = R·c + p·Σ_m disc_m·max(0, I_m(x) − R·H) (c: one instance's commitment in present
-    value) kinks where I_m(x) = R·H, at x = (R·H/κ + C)/g_m. The default count R*(x) is
-    f's minimizer; it steps from R to R + 1 where the saving of one more instance,
-    s_R(x) = p·Σ_m disc_m·clip(I_m(x) − R·H, 0, H), reaches c, and the present value
-    min_R f_R(x) kinks there too. Listed: those switch levels and the kinks of the count in
-    force, so that the present value is linear between the breakpoints.
-    """
-
-    members = chain(model, name)
-    card = model.cards[members[-1]]
-    if getattr(card, "term_months", 0) == 0:
-        return []
-    line = chain_line(model, name)
-    before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
-    kappa = rented_instance_hours(model, card, card.gpu_hours_per_unit)
-    H = np.asarray(model.calendar.hours_per_month, dtype=float).reshape(-1, 1)
-    rows = max(growth.shape[0], np.shape(before)[0], np.shape(kappa)[0], bound.shape[0],
-               H.shape[0])
-    T = growth.shape[1]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        peak = kappa * np.maximum(bound * growth.max(axis=1, keepdims=True) - before, 0.0) / H
-    top = np.nan_to_num(np.broadcast_to(peak, (rows, 1)), posinf=0.0)
-    given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
-    if given is not None:  # the count in force in each month: kinks where I_m(x) = R_m·H
-        given = np.asarray(given, float)
-        if card.reserved_ladder is not None:
-            given = given[:, term_of_month(T, card.term_months)[1:]]
-        rows = max(rows, given.shape[0])  # a sweep over the count: one per scenario
-        counts = np.broadcast_to(given, (rows, given.shape[1]))
-        return [_kinks(counts[:, None, :], H, kappa, before, growth).reshape(rows, T)]
-    cap = max(64, MAX_BREAKPOINT_MONTHS // T)
-    r_max = int(min(np.ceil(top.max(initial=0.0)) + 1, 2**62))
-    if r_max > cap:  # too many counts to list them all: every r_max/cap-th, refined later
-        counts = np.unique(np.round(np.linspace(0, r_max, cap)))
-    else:
-        counts = np.arange(r_max + 1, dtype=float)
-    disc = discount(model)
-    per_level = (card.on_demand_price_per_hour * disc[:, 1:] * kappa
-                 * growth)  # β_m = p·disc_m·κ·g_m: the slope of s_R where it rises, (S, T)
-    # One window of months per commitment: the whole horizon for SPEC §5.2's single count,
-    # each term for per_term (its best count depends on its own months alone).
-    if card.reserved_per_term:
-        windows = [(np.flatnonzero(term_of_month(T, card.term_months)[1:] == j),
-                    term_weight(model, disc, card.term_months, j))
-                   for j in range(term_count(T, card.term_months))]
-    else:
-        windows = [(np.arange(T), reservation_weight(model, disc, card.term_months))]
-    out = []
-    for months, weight in windows:
-        commitment = card.reserved_price_per_hour * H * weight  # c, (S, 1)
-        out.append(_count_switches(counts, r_max, rows, H, kappa, before,
-                                   growth[:, months], per_level[:, months], commitment))
-    points = np.concatenate(out, axis=1)
-    points = np.sort(np.where(points <= bound, points, np.inf), axis=1)
-    used = int((points < np.inf).sum(axis=1).max(initial=0))
-    points = points[:, :max(used, 1)]
-    if points.shape[1] > cap:  # thinned evenly: the root is then refined by _polish
-        points = points[:, np.round(np.linspace(0, points.shape[1] - 1, cap)).astype(int)]
-    return [points]
-
-
-def _count_switches(counts: Array, r_max: int, rows: int, H: Array, kappa: Array,
-                    before: Array, growth: Array, per_level: Array, commitment: Array) -> Array:
-    """The levels where the best count over one window of months steps from R to R + 1, and
-    (when every count is listed) the kinks of the count in force, (rows, K) [reference units].
-
-    growth, per_level : the window's months, (S, M); commitment : one instance's commitment
-    over the window in present value, (S, 1).
-    """
-    M = growth.shape[1]
-    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * max(M, 1)))
-    out = []
-    for start in range(0, rows, block):
-        part = slice(start, min(start + block, rows))
-
-        def cut(a, part=part):
-            a = np.asarray(a, dtype=float)
-            return a if a.shape[0] == 1 else a[part]
-
-        kinks = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
-        if counts.size == r_max + 1:  # every count: (B, R + 1, M), R = 0..r_max
-            upper = kinks[:, 1:]
-            kinks = kinks[:, :-1]
-        else:
-            upper = _kinks(counts[None, :, None] + 1, cut(H), cut(kappa), cut(before),
-                           cut(growth))
-        switch = _switch_levels(kinks, upper, cut(per_level)[:, None, :],
-                                cut(commitment)[:, :, None])  # (B, R): from R to R + 1
-        b = kinks.shape[0]
-        if counts.size == r_max + 1:
-            # The kinks of the count in force: R from the switch R − 1 → R to R → R + 1.
-            low = np.concatenate([np.zeros_like(switch[:, :1]), switch[:, :-1]], axis=1)
-            in_force = (kinks >= low[:, :, None]) & (kinks <= switch[:, :, None])
-            listed = np.concatenate([switch, np.where(in_force, kinks, np.inf).reshape(b, -1)],
-                                    axis=1)
-        else:
-            listed = switch
-        out.append(np.broadcast_to(listed, (part.stop - part.start, listed.shape[1])))
-    return np.concatenate(out)
-
-
-def _kinks(counts: Array, H: Array, kappa: Array, before: Array, growth: Array) -> Array:
-    """Levels x where I_m(x) = R·H, (S, R, T): (R·H/κ + C)/g_m; inf in months without work.
-    counts (S or 1, R, 1); H, kappa, before (S or 1, 1); growth (S, T)."""
-    per_instance = np.where(kappa > 0, H / np.where(kappa > 0, kappa, 1.0), np.inf)
-    with np.errstate(invalid="ignore"):
-        work = counts * per_instance[:, :, None] + np.asarray(before)[:, :, None]
-    work = np.where(np.isnan(work), np.inf, work)  # 0 × inf: no instance-hours at all
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(growth[:, None, :] > 0, work / growth[:, None, :], np.inf)
-
-
-def _switch_levels(start: Array, end: Array, slope: Array, commitment: Array) -> Array:
-    """Where s_R(x) = Σ_m slope_m·(clip(x, start_m, end_m) − start_m) first reaches the
-    commitment c, for each R; inf where it never does. (S, R)
-
-    start, end : (S, R, T) levels where month m's instance-hours reach R·H and (R + 1)·H;
-    slope : (S, 1, T); commitment : (S, 1, 1) or (1, 1, 1).
-    """
-    shape = np.broadcast_shapes(start.shape, slope.shape)
-    rise = np.broadcast_to(np.where(np.isfinite(start), slope, 0.0), shape)
-    pos = np.concatenate([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=2)
-    change = np.concatenate([rise, -rise], axis=2)
-    order = np.argsort(pos, axis=2, kind="stable")
-    pos = np.take_along_axis(pos, order, axis=2)
-    change = np.take_along_axis(change, order, axis=2)
-    after = np.cumsum(change, axis=2)  # slope just after each event
-    finite = np.where(np.isfinite(pos), pos, 0.0)
-    step = np.diff(finite, axis=2, prepend=finite[:, :, :1])
-    value = np.cumsum((after - change) * step, axis=2)  # s_R at each event
-    c = np.broadcast_to(commitment, value.shape[:2] + (1,))
-    reached = (value >= c) & np.isfinite(pos)
-    k = np.where(reached.any(axis=2), np.argmax(reached, axis=2), -1)
-    k = np.maximum(k, 1)[:, :, None]
-    x0 = np.take_along_axis(finite, k - 1, axis=2)[:, :, 0]
-    v0 = np.take_along_axis(value, k - 1, axis=2)[:, :, 0]
-    s0 = np.take_along_axis(after, k - 1, axis=2)[:, :, 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        level = np.where(s0 > 0, x0 + (c[:, :, 0] - v0) / s0, x0)
-    return np.where(reached.any(axis=2), level, np.inf)
 
 
 #: Rows (scenarios × levels) evaluated at once by :func:`pv_at_levels`; bounds memory.
