@@ -8,7 +8,9 @@ a report in its reader's language.
 from __future__ import annotations
 
 import copy
+import datetime
 import math
+import os
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, NamedTuple
@@ -16,7 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from planner.messages import Text, render
+from planner.messages import Message, Text, render
 
 OPTION_FIELDS = (
     "name", "kind", "feasible", "reasons", "warnings", "gpu", "gpus", "gpu_hours_per_month",
@@ -27,6 +29,39 @@ OPTION_FIELDS = (
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
 #: The option fields that hold messages: lists of them, strings in the JSON.
 MESSAGE_FIELDS = ("reasons", "warnings")
+#: Prices older than this at the report's date get a warning. [days]
+STALE_AFTER_DAYS = 180
+
+
+def default_date() -> datetime.date:
+    """The date a result or report is dated by default: SOURCE_DATE_EPOCH's day (UTC) when it
+    is set, for reproducible builds, else today."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date()
+    return datetime.date.today()
+
+
+def age_days(as_of: str | None, date: datetime.date) -> int | None:
+    """Days from a catalog date (``YYYY-MM-DD``, or ``YYYY-MM`` taken as its first day) to
+    ``date``; None without a date that can be read. [days]"""
+    text = str(as_of or "")[:10]
+    if len(text) == 7:
+        text += "-01"
+    try:
+        return (date - datetime.date.fromisoformat(text)).days
+    except ValueError:
+        return None
+
+
+def stale_prices(prices_as_of: str | None, date: datetime.date) -> Message | None:
+    """The warning that the oldest price used is more than :data:`STALE_AFTER_DAYS` old at
+    ``date``, else None."""
+    days = age_days(prices_as_of, date)
+    if days is None or days <= STALE_AFTER_DAYS:
+        return None
+    return Message("warning.stale_prices", date=str(prices_as_of), days=days,
+                   day=date.isoformat())
 
 
 class Input(NamedTuple):
@@ -102,6 +137,9 @@ class Result:
     ``breakdown`` says what each feasible option's costs are made of over the horizon: columns
     ``option``, ``component``, ``quantity``, ``unit`` (a message, "" for none), ``price``
     (per unit) and ``cost``.
+    ``plan_warnings`` are the plan's own warnings as messages (values that are legal but
+    probably not meant, located); :meth:`to_dict` adds the stale-prices warning of its date and
+    renders them as the JSON's top-level ``warnings``.
     ``pue`` is the site's power usage effectiveness (1 without one), by which own machines'
     energy includes cooling.
 
@@ -142,11 +180,22 @@ class Result:
     workings: dict[str, OptionWorkings] = field(default_factory=dict)
     break_even_crossings: dict[tuple[str, str], BreakEvenCrossing] = field(default_factory=dict)
     buying_cheaper_side: dict[tuple[str, str], str] = field(default_factory=dict)
+    # -- the plan's own warnings (issue 10: dates that mean what they say, plausibility) --
+    plan_warnings: list[Message] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of SPEC §2 (a deep copy), its messages in English."""
+    def warnings_at(self, date: datetime.date | None = None) -> list[Message]:
+        """The plan's own warnings (values probably not meant, each located) and, when the
+        oldest price used is stale at ``date`` (default :func:`default_date`), that one."""
+        stale = stale_prices(self.data.get("prices_as_of"), date or default_date())
+        return [*self.plan_warnings, *([stale] if stale is not None else [])]
+
+    def to_dict(self, date: datetime.date | None = None) -> dict[str, Any]:
+        """The JSON object of SPEC §2 (a deep copy), its messages in English, with the
+        top-level ``warnings`` of :meth:`warnings_at` ``date`` (default :func:`default_date`,
+        as on the command line)."""
         data = copy.deepcopy(self.data)
         data["options"] = [_in_english(row) for row in data["options"]]
+        data["warnings"] = [render(message, "en") for message in self.warnings_at(date)]
         return data
 
     @property

@@ -33,14 +33,49 @@ class PricingError(ValueError):
         self.suggestions = suggestions or []
 
 
+#: What a provenance row dates: a price (it goes stale) or a specification or reference figure
+#: (memory, TDP, throughput, PUE, carbon intensity: they do not).
+PROVENANCE_KINDS = ("price", "reference")
+
+
 @dataclass(frozen=True)
 class Provenance:
-    """Where a figure came from: a catalog row's date and source."""
+    """Where a figure came from: a catalog row's date and source, and what it says as data.
 
-    item: str
-    value: str
+    ``item_key`` and ``value_key`` name texts of the planner's message catalogue (as
+    ``assumption.<key>``); ``item_params`` and ``value_params`` are their parameters as
+    (name, value) pairs (names, numbers, or another (key, params) pair for a nested text).
+    ``kind`` is ``"price"`` or ``"reference"`` (:data:`PROVENANCE_KINDS`). ``as_of`` is the
+    row's own date; ``price_as_of`` the date of the price it gives (a GPU's street price has
+    its own date), ``None`` for a reference. ``currency`` is the row's currency where a price
+    was converted with it (the plan's fx rate), else ``None``.
+    """
+
+    item_key: str
+    item_params: tuple[tuple[str, Any], ...]
+    value_key: str
+    value_params: tuple[tuple[str, Any], ...]
     as_of: str | None
     source: str | None
+    kind: str = "reference"
+    price_as_of: str | None = None
+    currency: str | None = None
+
+
+def _price(item_key: str, item: dict[str, Any], value_key: str, value: dict[str, Any], row,
+           *, price_as_of: str | None = None, converted: bool = True) -> Provenance:
+    """A provenance row of a price, dated by ``price_as_of`` (default: the row's as_of);
+    ``converted``: the price went through :func:`fx_factor` (its currency is recorded)."""
+    return Provenance(item_key, tuple(item.items()), value_key, tuple(value.items()),
+                      row.as_of, row.source, "price", price_as_of or row.as_of,
+                      row.currency if converted else None)
+
+
+def _reference(item_key: str, item: dict[str, Any], value_key: str, value: dict[str, Any],
+               row) -> Provenance:
+    """A provenance row of a specification or reference figure (it does not go stale)."""
+    return Provenance(item_key, tuple(item.items()), value_key, tuple(value.items()),
+                      row.as_of, row.source)
 
 
 @dataclass
@@ -148,8 +183,7 @@ def gpu_facts(catalog: Catalog, gpu_id: str | None, memory_gb, peak_tflops, key:
     if gpu_id is None:
         return GpuFacts(None, _or_nan(memory_gb), _or_nan(peak_tflops)), provenance
     row = _lookup(catalog.gpu, key, gpu_id)
-    provenance.append(Provenance(f"GPU {row.name}", "memory, TDP, peak TFLOPS, throughput",
-                                 row.as_of, row.source))
+    provenance.append(_reference("gpu", {"gpu": row.name}, "gpu_specs", {}, row))
     memory = memory_gb if memory_gb is not None else _or_nan(row.memory_gb)
     catalog_peak = row.peak_fp16_tflops if precision == "mixed" else row.peak_fp32_tflops
     peak = peak_tflops if peak_tflops is not None else _or_nan(catalog_peak)
@@ -186,9 +220,10 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
             interruptions_per_hour=_first(interruptions_per_hour, default_interruptions),
             storage_per_gb_month=_first(storage_per_gb_month,
                                         _money(row.storage_per_gb_month, k)),
-            provenance=[Provenance(f"{row.id} ({row.region})",
-                                   f"{row.currency} {row.price_per_hour}/h on demand",
-                                   row.as_of, row.source), *prov],
+            provenance=[_price("cloud", {"id": row.id, "region": row.region},
+                               "on_demand_price",
+                               {"currency": row.currency, "price": row.price_per_hour}, row),
+                        *prov],
         )
         return rates
     if region is not None:
@@ -219,10 +254,12 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
     system = None
     if own.get("system") is not None:
         system = _lookup(catalog.system, "own.system", own["system"])
-        prov.append(Provenance(f"system {system.name}", "non-GPU price and power",
-                               system.as_of, system.source))
     system_price = own.get("system_price")
-    if system_price is None and system is not None and system.system_price is not None:
+    converts = system is not None and system_price is None and system.system_price is not None
+    if system is not None:
+        prov.append(_price("system", {"system": system.name}, "system_price", {}, system,
+                           converted=converts))
+    if converts:
         system_price = system.system_price * fx_factor(system.currency, currency, fx,
                                                        "own.system")
     price = own.get("purchase_price")
@@ -233,12 +270,14 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
                                "for this GPU")
         k = fx_factor(row.currency, currency, fx, "own.gpu")
         price = gpu_count * row.street_price * k + given(system_price, 0.0)
-        # Dated by the row's as_of like every catalog figure (SPEC §2: catalog_as_of is the
-        # oldest as_of of the rows used); the price's own date is shown with it.
-        priced = f", priced {row.price_as_of}" if row.price_as_of else ""
-        prov.append(Provenance(f"street price of {row.name}",
-                               f"{row.currency} {row.street_price:,.0f} per GPU{priced}",
-                               row.as_of, row.source))
+        # as_of is the row's, like every catalog figure's (SPEC §2: catalog_as_of is the
+        # oldest as_of of the rows used); the price's own date is shown with it and dates it.
+        value = {"currency": row.currency, "price": row.street_price}
+        if row.price_as_of:
+            value["date"] = row.price_as_of
+        value_key = "street_price_per_gpu" + ("_dated" if row.price_as_of else "")
+        prov.append(_price("street_price", {"gpu": row.name}, value_key, value, row,
+                           price_as_of=row.price_as_of))
     power = own.get("power_watts")
     if power is None:
         if row is None or row.tdp_watts is None:
@@ -267,8 +306,8 @@ def free_tier_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, curr
             "gpus", "session_hours", "weekly_quota_hours", "daily_quota_hours",
             "monthly_quota_hours", "setup_minutes", "availability")}
         values["fee_per_month"] = _money(row.fee_per_month, k)
-        prov.insert(0, Provenance(f"free tier {row.name}", _tier_summary(row), row.as_of,
-                                  row.source))
+        prov.insert(0, _price("free_tier", {"tier": row.name}, *_tier_terms(row), row,
+                              converted=bool(row.fee_per_month)))
         name = row.id
         extra = {
             "files_persist": row.files_persist is not False,
@@ -317,33 +356,36 @@ def site_rates(catalog: Catalog, *, region: str | None, tariff: str, kind: str |
                                          f"or tariff: {other}")
         if price is not None and needs_electricity:  # else unused: no fx rate asked for it
             out.electricity_per_kwh = price * fx_factor(row.currency, currency, fx, "region")
-            out.provenance.append(Provenance(
-                f"electricity, {row.name} ({tariff})", f"{row.currency} {price:g}/kWh",
-                row.as_of, row.source))
+            out.provenance.append(_price(
+                "electricity", {"region": row.name, "tariff": tariff}, "electricity_price",
+                {"currency": row.currency, "price": price}, row))
         if row.carbon_kg_per_kwh is not None:
             out.carbon_kg_per_kwh = row.carbon_kg_per_kwh
-            out.provenance.append(Provenance(
-                f"grid carbon intensity, {row.name}", f"{row.carbon_kg_per_kwh:g} kg CO2e/kWh",
-                row.as_of, row.source))
+            out.provenance.append(_reference(
+                "carbon", {"region": row.name}, "carbon_value",
+                {"kg": row.carbon_kg_per_kwh}, row))
     if kind is not None:
         row = _lookup(catalog.site_kind, "site_kind", kind)
         out.pue = row.pue
-        out.provenance.append(Provenance(f"PUE of a {row.name}", f"{row.pue:g}", row.as_of,
-                                         row.source))
+        out.provenance.append(_reference("pue", {"site": row.name}, "pue_value",
+                                         {"pue": row.pue}, row))
     return out
 
 
-def _tier_summary(row) -> str:
-    parts = []
-    if row.weekly_quota_hours is not None:
-        parts.append(f"{row.weekly_quota_hours:g} h/week")
-    if row.daily_quota_hours is not None:
-        parts.append(f"{row.daily_quota_hours:g} h/day")
-    if row.monthly_quota_hours is not None:
-        parts.append(f"{row.monthly_quota_hours:g} h/month")
-    if row.session_hours is not None:
-        parts.append(f"{row.session_hours:g} h sessions")
-    return ", ".join(parts) or "no published quota"
+#: A free tier's published terms, in the order they are listed: catalog column, text key.
+_TIER_TERMS = (("weekly_quota_hours", "quota_week"), ("daily_quota_hours", "quota_day"),
+               ("monthly_quota_hours", "quota_month"), ("session_hours", "session"))
+
+
+def _tier_terms(row) -> tuple[str, dict[str, Any]]:
+    """A free tier's quotas and session length as a text key and its parameters: the terms
+    joined into a list (``tier_terms``: ``terms`` is a tuple of (key, params) pairs), or
+    ``no_quota`` when none is published."""
+    terms = tuple((key, (("hours", getattr(row, column)),))
+                  for column, key in _TIER_TERMS if getattr(row, column) is not None)
+    if not terms:
+        return "no_quota", {}
+    return "tier_terms", {"terms": terms}
 
 
 def _money(value, factor):

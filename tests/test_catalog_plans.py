@@ -78,5 +78,5 @@ def test_a_street_price_is_dated_by_its_row():
         "site": {"electricity_per_kwh": 0.1},
         "options": [{"name": "box", "own": {"gpu": "t4"}}]}).evaluate()
     assert result.to_dict()["catalog_as_of"] == t4.as_of
-    price = next(a for a in result.assumptions if a["item"] == "street price of NVIDIA Tesla T4")
-    assert price["as_of"] == t4.as_of and f"priced {t4.price_as_of}" in price["value"]
+    price = next(a for a in result.assumptions if str(a["item"]) == "street price of NVIDIA Tesla T4")
+    assert price["as_of"] == t4.as_of and f"priced {t4.price_as_of}" in str(price["value"])

@@ -90,7 +90,7 @@ def _without(text: str, doc, result) -> str:
 
 
 def check_outputs(doc, result, formats=CHEAP) -> None:
-    d = result.to_dict()
+    d = result.to_dict(DAY)  # the JSON report of that day (its warnings say how old prices are)
     for fmt in formats:
         content = render(result, fmt, date=DAY)
         assert isinstance(content, bytes) and content, fmt

@@ -28,7 +28,7 @@ def test_region_fills_electricity_and_carbon():
     assert row["total_cost"] == pytest.approx(
         1000 - 750 + 1200 * texas.electricity_business_per_kwh)
     assert row["carbon_kg"] == pytest.approx(1200 * texas.carbon_kg_per_kwh)
-    items = [a["item"] for a in p.evaluate().assumptions]
+    items = [str(a["item"]) for a in p.evaluate().assumptions]
     assert any("Texas" in item for item in items)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from planner.cards.assumptions import Assumption, from_provenance
 from planner.cards.model import (
     Calendar,
     CloudCard,
@@ -31,7 +32,6 @@ from pricing.catalog import Catalog
 from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
 from pricing.rates import (
     PricingError,
-    Provenance,
     given,
     gpu_facts,
 )
@@ -42,7 +42,7 @@ MAX_LIFETIME_YEARS = 1e300
 @dataclass
 class Resolved:
     model: Model
-    provenance: list[Provenance]
+    provenance: list[Assumption]  # what the figures rest on, in order, each once
     warnings: dict[str, list[Message]]  # option name -> warnings found while resolving
     issues: list[Problem]  # by key path; the caller locates them
     site: dict[str, Any] = field(default_factory=dict)  # site keys, catalog defaults filled
@@ -60,7 +60,7 @@ def demand_level(demand: Mapping[str, Any], hours_per_month) -> tuple[str, Any]:
 def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     """Build the model of a usage document given as plain data (SPEC §1 keys)."""
     issues: list[Problem] = []
-    provenance: list[Provenance] = []
+    provenance: list[Assumption] = []
     warnings: dict[str, list[Message]] = {}
     d = usage["demand"]
     H = usage["hours_per_month"]
@@ -79,7 +79,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
     if reference is not None:
         try:
             row = catalog.gpu(reference)
-            provenance.append(Provenance(Message("assumption.reference_gpu", gpu=row.name),
+            provenance.append(Assumption(Message("assumption.reference_gpu", gpu=row.name),
                                          Message("assumption.throughput_reference"),
                                          row.as_of, row.source))
         except LookupError as err:
@@ -99,7 +99,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
             issues.append(Problem(err.message, path=f"{path}.{err.key}",
                                   suggestion=suggestion_text(err.suggestions)))
             continue
-        provenance.extend(prov)
+        provenance.extend(from_provenance(p) for p in prov)
         warnings[name] = notes
         cards[name] = card
         target = option.get("overflow") or option.get("fallback")
@@ -110,7 +110,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
                     issues=issues, site=site)
 
 
-def _unique(items: list[Provenance]) -> list[Provenance]:
+def _unique(items: list[Assumption]) -> list[Assumption]:
     seen, out = set(), []
     for item in items:
         if item not in seen:
@@ -149,7 +149,7 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
 
 
 def _site(usage, catalog: Catalog, issues: list[Problem],
-          provenance: list[Provenance]) -> dict[str, Any]:
+          provenance: list[Assumption]) -> dict[str, Any]:
     """The site's electricity price, PUE and carbon intensity: the user's values, else those of
     the catalog region and kind of site, else (PUE) 1."""
     site = dict(usage.get("site") or {})
@@ -166,8 +166,8 @@ def _site(usage, catalog: Catalog, issues: list[Problem],
             site[key] = getattr(rates, key)
             used = True
     if used:
-        provenance.extend(p for p in rates.provenance
-                          if not (p.item.startswith("PUE") and usage.get("site", {}).get("pue")
+        provenance.extend(from_provenance(p) for p in rates.provenance
+                          if not (p.item_key == "pue" and usage.get("site", {}).get("pue")
                                   is not None))
     site["pue"] = given(site.get("pue"), 1.0)
     return site

@@ -83,7 +83,17 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
 
     console = Console()
     console.print(summary_table(result, "en" if fallback else lang))
+    _print_plan_warnings(result, day, "en" if fallback else lang)
     console.print(f"wrote {written}")
+
+
+def _print_plan_warnings(result, day, lang: str) -> None:
+    """The plan's own warnings (values probably not meant, stale prices) under the summary,
+    on standard error, in ``lang``."""
+    from planner.messages import render as sentence
+
+    for message in result.warnings_at(day):
+        click.secho(f"warning: {sentence(message, lang)}", fg="yellow", err=True)
 
 
 @click.command()
@@ -99,9 +109,11 @@ def validate(usage: str, catalogs) -> None:
 
     plan = load_plan(usage, catalogs)
     try:
-        plan.evaluate()
+        result = plan.evaluate()
     except UserError as err:
         fail(err)
+    for message in result.plan_warnings:  # values probably not meant; the file is still valid
+        click.secho(f"warning: {message}", fg="yellow", err=True)
     click.echo(f"{usage}: ok")
 
 

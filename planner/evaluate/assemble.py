@@ -13,9 +13,11 @@ from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.flows import COMPONENTS
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
+from planner.evaluate.provenance import assumption_dicts, assumptions, prices_as_of
 from planner.evaluate.workings import buying_cheaper_sides, intermediate_fields
 from planner.messages import Message, Money, Number, Share
 from planner.result import Input, Result
+from planner.usage.plausible import plausibility
 
 #: Points of the cost-against-usage curve in the report.
 USAGE_CURVE_POINTS = 81
@@ -57,6 +59,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         "hours_per_month": float(usage["hours_per_month"]),
         "discount_rate": float(usage["discount_rate"]),
         "catalog_as_of": as_of[0] if as_of else None,
+        **_dates_and_warnings(plan),
         "demand_gpu_hours_per_month": (
             _num(np.asarray(model.demand.level).ravel()[0])
             if model.demand.form == "gpu_hours" else None),
@@ -74,6 +77,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         breakdown=_breakdown(figures),
         pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
         **intermediate_fields(plan, figures),
+        plan_warnings=plausibility(plan.usage, plan.document),
     )
     result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
     return result
@@ -268,10 +272,13 @@ def _cost_vs_usage(plan, data: dict[str, Any]) -> pd.DataFrame:
 
 
 def _assumptions(plan) -> list[dict[str, Any]]:
-    out = []
-    for p in plan.resolved.provenance:
-        out.append({"item": p.item, "value": p.value, "as_of": p.as_of, "source": p.source})
-    return out
+    return assumption_dicts(assumptions(plan))
+
+
+def _dates_and_warnings(plan) -> dict[str, Any]:
+    """The JSON's ``prices_as_of``: the oldest price used (``catalog_as_of`` stays the oldest
+    row of any kind, SPEC §2)."""
+    return {"prices_as_of": prices_as_of(assumptions(plan))}
 
 
 def _inputs(plan) -> list[Input]:

@@ -49,6 +49,46 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
          "sessions that get a GPU with enough memory"),
         "GPU 随机分配（{handed_out}）；成本按分到足够显存 GPU 的会话的期望速度计算"),
 
+    # the plan's own warnings (the JSON's top-level warnings): values legal but probably
+    # not meant, each with its key path and place in the file, and prices that are old
+    "plausible.at": ("{path} ({file}, line {line}): {warning}",
+                     "{path}（{file}，第 {line} 行）：{warning}"),
+    "plausible.at_path": ("{path}: {warning}", "{path}：{warning}"),
+    "plausible.rate_year": ("{value:g} is {share} a year: did you mean {guess:g}?",
+                            "{value:g} 即每年 {share}：是否想写 {guess:g}？"),
+    "plausible.rate_month": ("{value:g} is {share} a month: did you mean {guess:g}?",
+                             "{value:g} 即每月 {share}：是否想写 {guess:g}？"),
+    "plausible.electricity": (
+        ("{value:g} {currency} per kWh is more than {limit:g} {currency}: is it in cents "
+        "(did you mean {guess:g})?"),
+        "每千瓦时 {value:g} {currency} 超过 {limit:g} {currency}：是否按分填写（是否想写 {guess:g}）？"),
+    "plausible.electricity_fx": (
+        ("{value:g} {currency} per kWh is more than {limit:.4g} {currency} (2 USD, by fx.USD): "
+        "is the price or its currency wrong?"),
+        ("每千瓦时 {value:g} {currency} 超过 {limit:.4g} {currency}（按 fx.USD 折合 2 美元）："
+        "价格或币种是否有误？")),
+    "plausible.purchase_price": (
+        ("{value:g} {currency} for a whole machine: is it in thousands (did you mean "
+        "{guess:g})?"),
+        "整台机器 {value:g} {currency}：是否以千为单位（是否想写 {guess:g}）？"),
+    "plausible.power_watts": (
+        "{value:g} W for a whole machine: is it in kW (did you mean {guess:g})?",
+        "整台机器 {value:g} W：是否按千瓦填写（是否想写 {guess:g}）？"),
+    "plausible.lifetime_years": (
+        "a lifetime of {value:g} years: is it in months (did you mean {guess:.3g})?",
+        "使用寿命 {value:g} 年：是否按月填写（是否想写 {guess:.3g}）？"),
+    "plausible.hours_per_month": (
+        ("{value:g} hours is more than a 31-day month has ({limit:g}): is it the hours of a "
+        "year (did you mean 730)?"),
+        "{value:g} 小时多于 31 天的一个月（{limit:g}）：是否为一年的小时数（是否想写 730）？"),
+    "plausible.no_demand": (
+        "{key} is 0: the plan has no work, so every option costs only what it costs idle",
+        "{key} 为 0：计划没有工作量，各方案只计空闲时的成本"),
+    "warning.stale_prices": (
+        ("The oldest prices used date from {date}, {days} days before {day}: check current "
+         "prices before committing money."),
+        "所用最旧的价格日期为 {date}，比 {day} 早 {days} 天：投入资金前请核实当前价格。"),
+
     # the cost breakdown's quantities
     "qty.machines": ("machines", "台机器"),
     "qty.machines_sold": ("machines sold", "台售出"),
@@ -95,6 +135,40 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     # what the rate cards record as an assumption of their own
     "assumption.reference_gpu": ("reference GPU {gpu}", "参考 GPU {gpu}"),
     "assumption.throughput_reference": ("throughput reference", "吞吐量基准"),
+
+    # the catalog rows the rate cards used (pricing's provenance rows: item, then value)
+    "assumption.gpu": ("GPU {gpu}", "GPU {gpu}"),
+    "assumption.gpu_specs": ("memory, TDP, peak TFLOPS, throughput",
+                             "显存、TDP、峰值 TFLOPS、吞吐量"),
+    "assumption.cloud": ("{id} ({region})", "{id}（{region}）"),
+    "assumption.on_demand_price": ("{currency} {price}/h on demand",
+                                   "按需 {currency} {price}/小时"),
+    "assumption.system": ("system {system}", "整机 {system}"),
+    "assumption.system_price": ("non-GPU price and power", "非 GPU 部件的价格与功耗"),
+    "assumption.street_price": ("street price of {gpu}", "{gpu} 的市场价"),
+    "assumption.street_price_per_gpu": ("{currency} {price:,.0f} per GPU",
+                                        "每块 GPU {currency} {price:,.0f}"),
+    "assumption.street_price_per_gpu_dated": (
+        "{currency} {price:,.0f} per GPU, priced {date}",
+        "每块 GPU {currency} {price:,.0f}，定价日期 {date}"),
+    "assumption.free_tier": ("free tier {tier}", "免费层 {tier}"),
+    "assumption.tier_terms": ("{terms}", "{terms}"),
+    "assumption.list": ("{first}, {rest}", "{first}，{rest}"),
+    "assumption.quota_week": ("{hours:g} h/week", "每周 {hours:g} 小时"),
+    "assumption.quota_day": ("{hours:g} h/day", "每天 {hours:g} 小时"),
+    "assumption.quota_month": ("{hours:g} h/month", "每月 {hours:g} 小时"),
+    "assumption.session": ("{hours:g} h sessions", "每次会话 {hours:g} 小时"),
+    "assumption.no_quota": ("no published quota", "未公布额度"),
+    "assumption.electricity": ("electricity, {region} ({tariff})", "电价，{region}（{tariff}）"),
+    "assumption.electricity_price": ("{currency} {price:g}/kWh", "{currency} {price:g}/千瓦时"),
+    "assumption.carbon": ("grid carbon intensity, {region}", "电网碳强度，{region}"),
+    "assumption.carbon_value": ("{kg:g} kg CO2e/kWh", "{kg:g} 千克二氧化碳当量/千瓦时"),
+    "assumption.pue": ("PUE of a {site}", "{site}的 PUE"),
+    "assumption.pue_value": ("{pue:g}", "{pue:g}"),
+    # an exchange rate of the plan's fx map that converted a catalog price
+    "assumption.fx": ("fx.{code} ({currency} per {code})", "fx.{code}（每 {code} 合 {currency}）"),
+    "assumption.fx_value": ("{rate:g}", "{rate:g}"),
+    "assumption.fx_source": ("your input ({file}, line {line})", "你的输入（{file}，第 {line} 行）"),
 
     # diff's notes
     "diff.currencies": (

@@ -19,6 +19,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "meta.money": ("money in {currency}", "金额单位 {currency}"),
     "meta.discounted": (", discounted at {rate} a year", "，年折现率 {rate}"),
     "meta.catalog": ("catalog data as of {date}", "目录数据截至 {date}"),
+    "meta.prices": ("prices as of {date}", "价格截至 {date}"),
     "meta.no_catalog": ("no catalog data used", "未使用目录数据"),
     "page": ("Page", "第"),
     "page.of": ("of", "页，共"),
@@ -139,10 +140,6 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
 
     # warnings
     "h.warnings": ("Warnings", "警告"),
-    "warning.stale": (
-        ("The oldest catalog figures used date from {date}, {days} days before this report: check "
-        "current prices and figures before committing money."),
-        "所用最旧的目录数据日期为 {date}，比本报告早 {days} 天：投入资金前请核实当前价格和数据。"),
 
     # break-even
     "h.break_even": ("When buying pays off", "何时回本"),
@@ -239,6 +236,14 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "source.yours": ("your input", "你的输入"),
     "note.oldest": ("The oldest catalog figures used date from {date}.",
                     "所用最旧的目录数据日期为 {date}。"),
+    "note.oldest_prices": (
+        ("The oldest prices used date from {prices}; prices older than {days} days are warned "
+         "about. The oldest catalog figures of any kind, specifications and references "
+         "included (they do not go stale), date from {date}."),
+        ("所用最旧的价格日期为 {prices}；超过 {days} 天的价格会给出警告。所用最旧的目录数据（含不会过时的"
+        "规格与参考数据）日期为 {date}。")),
+    "h.prices": ("Prices", "价格"),
+    "h.references": ("Specifications and references", "规格与参考数据"),
     "note.no_catalog": ("No catalog data were used.", "未使用目录数据。"),
     "note.month": (("A month is {hours} hours. Prices change; figures are estimates for planning, "
                    "not quotes."),

@@ -43,12 +43,9 @@ __all__ = ["FORMATS", "LANGUAGES", "PAPERS", "SUFFIXES", "LanguageFallbackWarnin
 def report_date() -> datetime.date:
     """The date a report is dated by default: SOURCE_DATE_EPOCH's day (UTC) when it is set,
     for reproducible builds, else today."""
-    import os
+    from planner.result import default_date
 
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.isdigit():
-        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date()
-    return datetime.date.today()
+    return default_date()
 
 
 def render(result: Result, fmt: str, *, date: datetime.date | None = None,
@@ -89,7 +86,7 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
     elif fmt == "json":
         from planner.render.plain import render_json
 
-        text = render_json(result)
+        text = render_json(result, date)
     elif fmt == "csv":
         from planner.render.plain import render_csv
 

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from planner.result import Result
 
 
-def render_json(result: Result) -> str:
-    """The JSON object of SPEC §2; NaN is never written (it would not be JSON)."""
-    return json.dumps(result.to_dict(), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+def render_json(result: Result, date: datetime.date | None = None) -> str:
+    """The JSON object of SPEC §2, its warnings those at ``date`` (default: as
+    :meth:`Result.to_dict`); NaN is never written (it would not be JSON)."""
+    return json.dumps(result.to_dict(date), indent=2, allow_nan=False,
+                      ensure_ascii=False) + "\n"
 
 
 # -- CSV ----------------------------------------------------------------------------------------
@@ -313,7 +315,9 @@ def render_markdown(result: Result, date: datetime.date) -> str:
             f"money in {data['currency']}"]
     if data["discount_rate"]:
         meta[-1] += f", discounted at {fmt.percent(data['discount_rate'])} a year"
-    if data.get("catalog_as_of"):
+    if data.get("prices_as_of"):
+        meta.append(f"prices as of {data['prices_as_of']}")
+    elif data.get("catalog_as_of"):
         meta.append(f"catalog data as of {data['catalog_as_of']}")
     lines = [f"# {_cell(data['title'])}", "", " · ".join(meta), "",
              content.recommendation(result), ""]
@@ -354,6 +358,9 @@ def render_markdown(result: Result, date: datetime.date) -> str:
         lines.append("")
     else:
         lines += ["No assumptions were recorded.", ""]
+    if data.get("prices_as_of"):
+        lines += [f"The oldest prices used date from {data['prices_as_of']}.", ""]
     if data.get("catalog_as_of"):
-        lines += [f"The oldest catalog figures used date from {data['catalog_as_of']}.", ""]
+        lines += [(f"The oldest catalog figures used date from {data['catalog_as_of']} "
+                  "(specifications and references included)."), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -306,15 +306,17 @@ def cost_vs_usage_table(result: Result) -> Table:
 
 
 def assumptions_table(result: Result) -> Table:
-    """What the figures rest on; ``source`` empty and ``as_of`` empty for the user's inputs."""
+    """What the figures rest on; ``source`` empty and ``as_of`` empty for the user's inputs;
+    ``kind``: price (dated, warned about when old) or reference (specifications)."""
     columns = [Column("item", "Item"), Column("value", "Value"), Column("as_of", "As of"),
-               Column("source", "Source")]
+               Column("source", "Source"), Column("kind", "Kind")]
     rows = []
     for item in result.assumptions:
         value = clean(item.get("value"))
         rows.append([str(item.get("item", "")), value,
                      str(item["as_of"]) if item.get("as_of") else None,
-                     str(item["source"]) if item.get("source") else None])
+                     str(item["source"]) if item.get("source") else None,
+                     item.get("kind") or "reference"])
     return Table("assumptions", "Assumptions", columns, rows, frozen=1)
 
 
@@ -342,6 +344,7 @@ def summary(result: Result, date: datetime.date) -> list[tuple[str, Any, str]]:
         ("Hours per month", data["hours_per_month"], "number"),
         ("Discount rate (a year)", data["discount_rate"], "fraction"),
         ("Catalog data as of", data.get("catalog_as_of"), "text"),
+        ("Prices as of", data.get("prices_as_of"), "text"),
         ("Cheapest option", data.get("cheapest"), "text"),
     ]
     if best is not None:

@@ -47,7 +47,6 @@ from planner.render.content.costs import (
     yearly_cash_flow,
 )
 from planner.render.content.rows import (
-    STALE_AFTER_DAYS,
     OptionRow,
     assumption_rows,
     break_even_matrix,
@@ -55,9 +54,11 @@ from planner.render.content.rows import (
     catalog_age_days,
     free_tier_rows,
     option_rows,
+    prices_age_days,
     sensitivity,
     warnings,
 )
+from planner.result import STALE_AFTER_DAYS
 
 __all__ = [
     "COMPONENTS", "COMPONENT_GROUPS", "KIND_LABELS", "KIND_VERBS", "STALE_AFTER_DAYS",
@@ -65,7 +66,7 @@ __all__ = [
     "break_even_sentence", "breakdown_tables", "catalog_age_days", "component_totals",
     "decision", "decision_parts", "formulas", "free_tier_rows", "group_label",
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
-    "option_name", "option_rows", "ranked_options", "recommendation", "recommendation_parts",
+    "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation", "recommendation_parts",
     "risk_sentence", "sensitivity", "site_pue", "warnings", "worked_figures", "year_periods",
     "yearly_cash_flow",
 ]

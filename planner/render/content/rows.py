@@ -20,13 +20,11 @@ from planner.render.content.common import (
     swing,
 )
 from planner.render.i18n import t
+from planner.result import age_days
 
 if TYPE_CHECKING:
     from planner.result import Result
 
-
-#: Prices older than this at the report's date get a warning.
-STALE_AFTER_DAYS = 180
 
 
 @dataclass
@@ -162,26 +160,24 @@ def break_even_matrix(result: Result) -> dict[str, Any]:
 
 
 def warnings(result: Result, date: datetime.date) -> list[str]:
-    """Everything the reader should know, option by option, then about the prices' age."""
+    """Everything the reader should know, option by option, then about the plan itself:
+    values probably not meant (each with its key and line) and the prices' age at ``date``."""
     notes = []
     for row in all_options(result):
         for text in sentences_of(row.get("warnings")):
             notes.append(f"{row['name']}{t('colon')}{text}")
-    age = catalog_age_days(result, date)
-    if age is not None and age > STALE_AFTER_DAYS:
-        notes.append(t("warning.stale", date=result.data["catalog_as_of"], days=age))
+    notes += sentences_of(result.warnings_at(date))
     return notes
 
 
 def catalog_age_days(result: Result, date: datetime.date) -> int | None:
-    """Days between the oldest catalog data used and the report's date."""
-    as_of = str(result.data.get("catalog_as_of") or "")[:10]
-    if len(as_of) == 7:  # "2025-12": a month, taken from its first day
-        as_of += "-01"
-    try:
-        return (date - datetime.date.fromisoformat(as_of)).days
-    except ValueError:
-        return None
+    """Days between the oldest catalog data used (of any kind) and the report's date."""
+    return age_days(result.data.get("catalog_as_of"), date)
+
+
+def prices_age_days(result: Result, date: datetime.date) -> int | None:
+    """Days between the oldest price used and the report's date."""
+    return age_days(result.data.get("prices_as_of"), date)
 
 
 def _sources(source: object) -> list[dict[str, Any]]:
@@ -194,10 +190,11 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
     """What the figures rest on: item, value, as-of date and sources (the user's inputs marked).
 
     ``source`` is the text of the source field ("your input" for the user's own values);
-    ``sources`` the same split into its parts, each with ``text`` and ``is_url``.
+    ``sources`` the same split into its parts, each with ``text`` and ``is_url``; ``kind``
+    is ``"price"`` or ``"reference"``, prices first.
     """
     rows = []
-    for item in result.assumptions:
+    for item in _prices_first(result.assumptions):
         value = item.get("value")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             text = fmt.MISSING if value is None else i18n.text(value)
@@ -205,12 +202,13 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
             text = fmt.figure(value)
         source = item.get("source")
         if source:
-            source_text = str(source)
+            source_text = source = i18n.text(source)
         elif item.get("as_of") is None:
             source_text = t("source.yours")
         else:
             source_text = fmt.MISSING
         rows.append({
+            "kind": item.get("kind") or "reference",
             "item": i18n.text(item.get("item", "")),
             "value": text,
             "as_of": str(item["as_of"]) if item.get("as_of") else fmt.MISSING,
@@ -218,6 +216,12 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
             "sources": _sources(source) if source else [{"text": source_text, "is_url": False}],
         })
     return rows
+
+
+def _prices_first(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The assumptions grouped: prices (dated and warned about when old) first, then
+    specifications and references; each group in the Result's order."""
+    return sorted(items, key=lambda item: item.get("kind") != "price")
 
 
 def free_tier_rows(result: Result) -> list[dict[str, Any]]:
