@@ -112,6 +112,28 @@ def _page_css(paper: str, lang: str) -> str:
     return "\n".join(rules)
 
 
+#: Font size of the options table [pt] by the length of its longest amount [characters]: its
+#: nine columns fit the 176 mm text block at 8 pt up to 11 characters (``CN¥4,164,891``
+#: is 12), at 7 pt up to 13, and at 6.5 pt up to 15 (``CN¥151,161,492``).
+OPTIONS_TABLE_PT = ((11, 8.0), (13, 7.0), (15, 6.5))
+SMALLEST_TABLE_PT = 6.0
+
+
+def options_table_pt(rows: list[Any]) -> float:
+    """The options table's font size [pt] for its longest amount (see OPTIONS_TABLE_PT)."""
+    longest = max((len(str(getattr(row, key, None) or "")) for row in rows
+                   for key in ("total_cost", "present_value", "cost_per_gpu_hour",
+                               "residual_value")), default=0)
+    return next((pt for chars, pt in OPTIONS_TABLE_PT if longest <= chars), SMALLEST_TABLE_PT)
+
+
+def _figures_css(rows: list[Any]) -> str:
+    """The options table's font size, when long amounts need a smaller one, else ""."""
+    pt = options_table_pt(rows)
+    return "" if pt == OPTIONS_TABLE_PT[0][1] else \
+        f"\ntable.options-table {{ font-size: {pt:g}pt; }}"
+
+
 def page_context(paper: str) -> dict[str, Any]:
     """What every page of this package's templates needs: version, language, the stylesheet
     and the paper's page rules, in the current language."""
@@ -141,8 +163,11 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "free": charts.free_tiers(result),
     }
     marked = content.marked_break_even(result)
+    options = content.option_rows(result)
+    page = page_context(paper)
+    page["page_css"] = Markup(str(page["page_css"]) + _figures_css(options))
     return {
-        **page_context(paper),
+        **page,
         "title": data["title"],
         "date": date.isoformat(),
         "currency": data["currency"],
@@ -157,7 +182,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "break_even_sentence": content.break_even_sentence(result),
         "risk": content.risk_sentence(result),
         "inputs": content.inputs(result),
-        "options": content.option_rows(result),
+        "options": options,
         "warnings": content.warnings(result, date),
         "matrix": content.break_even_matrix(result),
         "marked_break_even": any(not fmt.is_missing(r["months"]) for r in marked),
