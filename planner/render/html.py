@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.render import charts, content, fmt, i18n
-from planner.render.fonts import cjk_font
+from planner.render.fonts import (
+    MissingGlyphWarning,
+    cjk_font,
+    missing_glyph_message,
+    uncovered,
+)
 from planner.render.paper import PAGE, check_paper
 
 if TYPE_CHECKING:
@@ -199,11 +204,28 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
     }
 
 
+def warn_missing_glyphs(result: Result) -> None:
+    """A :class:`MissingGlyphWarning` for each of the title and the option names that has
+    characters no installed font has (they would print as boxes)."""
+    import warnings
+
+    data = result.data
+    texts = [("the title", data["title"])]
+    texts += [(f"option {row['name']!r}", row["name"]) for row in data["options"]]
+    for where, text in texts:
+        chars = uncovered(str(text))
+        if chars:
+            warnings.warn(missing_glyph_message(where, chars), MissingGlyphWarning,
+                          stacklevel=3)
+
+
 def render_html(result: Result, date: datetime.date, paper: str = "a4",
                 lang: str = "en") -> str:
     """The stand-alone HTML report, on ``paper`` when printed, in ``lang`` (already resolved:
-    :func:`planner.render.i18n.resolve` decides whether Chinese can be printed)."""
+    :func:`planner.render.i18n.resolve` decides whether Chinese can be printed). Text that
+    no installed font can print warns (:func:`warn_missing_glyphs`)."""
     check_paper(paper)
+    warn_missing_glyphs(result)
     with i18n.language(lang):
         return environment().get_template(TEMPLATE).render(context(result, date, paper))
 
