@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner.render.charts.style import INK, LABEL_BOX
+from planner.render.charts.style import INK, LABEL_BOX, MARK
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -51,8 +51,8 @@ class Mark:
     right: bool = True  # the preferred side
     from_top: bool = True  # the preferred end to search from
     reach: float | None = None  # the leader reaches at least this y (data coordinates)
-    line: tuple[tuple[str, Any], ...] = (("color", "#555555"), ("linewidth", 0.8),
-                                         ("linestyle", (0, (2, 2))))  # MARK, dotted
+    line: tuple[tuple[str, Any], ...] = (("color", MARK), ("linewidth", 0.8),
+                                         ("linestyle", (0, (2, 2))))  # the leader, dotted
 
 
 def renderer_of(fig: Any) -> RendererBase:
@@ -114,11 +114,6 @@ class _Lines:
             grown = box + np.array([-1, -1, 1, 1]) * margin * pixels_per_pt
             count += int(segments_crossing(grown, self.starts[chosen], self.ends[chosen]).sum())
         return count
-
-    def add(self, start: np.ndarray, end: np.ndarray, clearance: float) -> None:
-        self.starts = np.vstack([self.starts, start])
-        self.ends = np.vstack([self.ends, end])
-        self.clearance = np.append(self.clearance, clearance)
 
 
 def plotted_lines(ax: Axes) -> _Lines:
