@@ -126,8 +126,14 @@ class Catalog:
         try:
             return list(self._clouds[cloud_id.strip().lower()])
         except KeyError:
-            suggestions = close_matches(cloud_id, self.ids("clouds"))
-            raise CatalogLookupError("cloud", cloud_id, suggestions) from None
+            raise CatalogLookupError("cloud", cloud_id, self.near_cloud_ids(cloud_id)) from None
+
+    def near_cloud_ids(self, cloud_id: str, n: int = 3) -> list[str]:
+        """Up to ``n`` cloud ids close to ``cloud_id``, for a did-you-mean: the closest first;
+        among ids exactly as close, the instance with fewer GPUs first (``runpod/RTX4090``
+        suggests ``runpod/1x_RTX4090_SECURE`` before the 2x, 4x and 8x instances)."""
+        gpus = {rows[0].id: rows[0].gpus for rows in self._clouds.values()}
+        return close_matches(cloud_id, gpus, n, rank=lambda c: gpus[c])
 
     def cloud(
         self, cloud_id: str, region: str | None = None, pricing: str = "on_demand"

@@ -336,14 +336,22 @@ def test_sensitivity_without_a_feasible_option():
 
 def test_a_character_the_chart_font_lacks_warns_nobody():
     """matplotlib warns "Glyph … missing from font(s)" for such a character, a warning that
-    reached the terminal (found by the fuzz tests); the chart draws a box instead, silently."""
+    reached the terminal (found by the fuzz tests); the chart draws a box instead, without
+    matplotlib's warning. The report's own MissingGlyphWarning names the character when no
+    installed font has it (issue 10, point 13c); no other warning is issued."""
+    from planner.render import MissingGlyphWarning
+    from planner.render.fonts import uncovered
+
     result = planner.load({
         "version": 1, "title": "a\x01b", "demand": {"gpu_hours_per_month": 10},
         "site": {"electricity_per_kwh": 0.1},
         "options": [{"name": "x\x02\n\u0d9e", "cloud": {"price_per_hour": 1}},
                     {"name": "box", "own": {"purchase_price": 1000, "power_watts": 300}}],
     }).evaluate()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("error")
+        warnings.simplefilter("always", MissingGlyphWarning)
         html = render(result, "html", date=DAY).decode("utf-8")
+    assert [str(w.message).split(" of ")[0] for w in caught] == (
+        ["no installed font has the characters 'ඞ' (U+0D9E)"] if uncovered("\u0d9e") else [])
     assert html.count("<svg") >= 3

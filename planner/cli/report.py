@@ -53,11 +53,18 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
     target, fmt = output_format(usage, output, fmt)
     plan = load_plan(usage, catalogs)
     from planner.errors import UserError
-    from planner.render import LanguageFallbackWarning, render, summary_table, write_report
+    from planner.render import (
+        LanguageFallbackWarning,
+        MissingGlyphWarning,
+        render,
+        summary_table,
+        write_report,
+    )
 
     day = date.date() if date else report_date()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LanguageFallbackWarning)
+        warnings.simplefilter("always", MissingGlyphWarning)
         try:
             result = plan.evaluate()
             if target == "-":
@@ -69,10 +76,12 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
         except OSError as err:
             fail(UserError.single(f"cannot write {target}: {err.strerror or err}"))
     fallback = [w for w in caught if issubclass(w.category, LanguageFallbackWarning)]
-    for warning in fallback:
+    told = [w for w in caught
+            if issubclass(w.category, (LanguageFallbackWarning, MissingGlyphWarning))]
+    for warning in told:
         click.secho(f"warning: {warning.message}", fg="yellow", err=True)
     for warning in caught:
-        if warning not in fallback:
+        if warning not in told:
             warnings.showwarning(warning.message, warning.category, warning.filename,
                                  warning.lineno)
     if target == "-":

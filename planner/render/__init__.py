@@ -15,8 +15,10 @@ on first use.
 The HTML and PDF report print on ``paper`` ``"a4"`` (the default) or ``"letter"`` and are
 written in ``lang`` ``"en"`` (the default) or ``"zh"``. Chinese needs a font with Chinese
 glyphs (``fc-list :lang=zh``); without one the report is written in English and
-:func:`render` issues a :class:`LanguageFallbackWarning` (a ``UserWarning``) saying so. The
-other formats are written in English.
+:func:`render` issues a :class:`LanguageFallbackWarning` (a ``UserWarning``) saying so. A
+title or option name with characters no installed font has (Tamil, Amharic, … without a font
+for them) issues a :class:`MissingGlyphWarning`, naming them. The other formats are written
+in English.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.render.fonts import MissingGlyphWarning
 from planner.render.formats import FORMATS, SUFFIXES, format_for
 from planner.render.i18n import LANGUAGES, LanguageFallbackWarning
 from planner.render.paper import PAPERS, check_paper
@@ -36,8 +39,8 @@ if TYPE_CHECKING:
     from planner.result import Result
 
 
-__all__ = ["FORMATS", "LANGUAGES", "PAPERS", "SUFFIXES", "LanguageFallbackWarning", "format_for",
-           "render", "summary_table", "write_report"]
+__all__ = ["FORMATS", "LANGUAGES", "PAPERS", "SUFFIXES", "LanguageFallbackWarning",
+           "MissingGlyphWarning", "format_for", "render", "summary_table", "write_report"]
 
 
 def report_date() -> datetime.date:

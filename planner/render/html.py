@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.render import charts, content, fmt, i18n
-from planner.render.fonts import cjk_font
+from planner.render.fonts import (
+    MissingGlyphWarning,
+    cjk_font,
+    missing_glyph_message,
+    uncovered,
+)
 from planner.render.paper import PAGE, check_paper
 
 if TYPE_CHECKING:
@@ -112,6 +117,28 @@ def _page_css(paper: str, lang: str) -> str:
     return "\n".join(rules)
 
 
+#: Font size of the options table [pt] by the length of its longest amount [characters]: its
+#: nine columns fit the 176 mm text block at 8 pt up to 11 characters (``CN¥4,164,891``
+#: is 12), at 7 pt up to 13, and at 6.5 pt up to 15 (``CN¥151,161,492``).
+OPTIONS_TABLE_PT = ((11, 8.0), (13, 7.0), (15, 6.5))
+SMALLEST_TABLE_PT = 6.0
+
+
+def options_table_pt(rows: list[Any]) -> float:
+    """The options table's font size [pt] for its longest amount (see OPTIONS_TABLE_PT)."""
+    longest = max((len(str(getattr(row, key, None) or "")) for row in rows
+                   for key in ("total_cost", "present_value", "cost_per_gpu_hour",
+                               "residual_value")), default=0)
+    return next((pt for chars, pt in OPTIONS_TABLE_PT if longest <= chars), SMALLEST_TABLE_PT)
+
+
+def _figures_css(rows: list[Any]) -> str:
+    """The options table's font size, when long amounts need a smaller one, else ""."""
+    pt = options_table_pt(rows)
+    return "" if pt == OPTIONS_TABLE_PT[0][1] else \
+        f"\ntable.options-table {{ font-size: {pt:g}pt; }}"
+
+
 def page_context(paper: str) -> dict[str, Any]:
     """What every page of this package's templates needs: version, language, the stylesheet
     and the paper's page rules, in the current language."""
@@ -141,8 +168,11 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "free": charts.free_tiers(result),
     }
     marked = content.marked_break_even(result)
+    options = content.option_rows(result)
+    page = page_context(paper)
+    page["page_css"] = Markup(str(page["page_css"]) + _figures_css(options))
     return {
-        **page_context(paper),
+        **page,
         "title": data["title"],
         "date": date.isoformat(),
         "currency": data["currency"],
@@ -159,7 +189,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "break_even_sentence": content.break_even_sentence(result),
         "risk": content.risk_sentence(result),
         "inputs": content.inputs(result),
-        "options": content.option_rows(result),
+        "options": options,
         "warnings": content.warnings(result, date),
         "matrix": content.break_even_matrix(result),
         "marked_break_even": any(not fmt.is_missing(r["months"]) for r in marked),
@@ -176,11 +206,28 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
     }
 
 
+def warn_missing_glyphs(result: Result) -> None:
+    """A :class:`MissingGlyphWarning` for each of the title and the option names that has
+    characters no installed font has (they would print as boxes)."""
+    import warnings
+
+    data = result.data
+    texts = [("the title", data["title"])]
+    texts += [(f"option {row['name']!r}", row["name"]) for row in data["options"]]
+    for where, text in texts:
+        chars = uncovered(str(text))
+        if chars:
+            warnings.warn(missing_glyph_message(where, chars), MissingGlyphWarning,
+                          stacklevel=3)
+
+
 def render_html(result: Result, date: datetime.date, paper: str = "a4",
                 lang: str = "en") -> str:
     """The stand-alone HTML report, on ``paper`` when printed, in ``lang`` (already resolved:
-    :func:`planner.render.i18n.resolve` decides whether Chinese can be printed)."""
+    :func:`planner.render.i18n.resolve` decides whether Chinese can be printed). Text that
+    no installed font can print warns (:func:`warn_missing_glyphs`)."""
     check_paper(paper)
+    warn_missing_glyphs(result)
     with i18n.language(lang):
         return environment().get_template(TEMPLATE).render(context(result, date, paper))
 

@@ -11,7 +11,13 @@ import numpy as np
 from planner.render import content, fmt
 from planner.render.charts.layout import arrange
 from planner.render.charts.style import GRID, INK, LIGHT, MARK, basis, few_ticks, money_axis
-from planner.render.charts.svg import RANKING_WIDTH_INCHES, WIDTH_INCHES, draw_axes, draw_figure
+from planner.render.charts.svg import (
+    RANKING_WIDTH_INCHES,
+    WIDTH_INCHES,
+    draw_axes,
+    draw_figure,
+    text_width,
+)
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
@@ -56,9 +62,30 @@ def ranking(result: Result) -> str | None:
         ax.spines["left"].set_visible(False)
         ax.set_xlabel(t("chart.over", basis=basis(result), months=data["horizon_months"]))
         arrange(ax.figure, [[ax]], top=2.0, right=6.0)
+        _fit_value_labels(ax, rows, values, key, currency, top)
         return t("label.ranking")
 
     return draw_axes("ranking", height, draw, RANKING_WIDTH_INCHES)
+
+
+BOLD_WIDTH = 1.1  # a bold label is at most this much wider than the regular one measured
+
+
+def _fit_value_labels(ax: Axes, rows: list, values: list[float], key: str, currency: str,
+                      top: float) -> None:
+    """Widen the money axis so that every bar's amount, written after it, ends inside the
+    axes (amounts in the millions are long), once the axes are placed."""
+    fig = ax.figure
+    axes_pt = ax.get_position().width * fig.get_size_inches()[0] * 72
+    needed = top * 1.32
+    for row, value in zip(rows, values, strict=True):
+        if not row["feasible"] or fmt.is_missing(row[key]):
+            continue
+        label_pt = text_width(fmt.money(value, currency, decimals=0), 7.5) * BOLD_WIDTH
+        share = label_pt / axes_pt  # of the axes' width
+        if share < 0.9:
+            needed = max(needed, (value + top * 0.015) / (1 - share))
+    ax.set_xlim(0, needed)
 
 
 def free_tiers(result: Result) -> str | None:

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from planner.render import fmt
+from planner.render.charts.labels import Mark, place_marks
 from planner.render.charts.layout import arrange, legend_below
 from planner.render.charts.style import (
     INK,
     LABEL_BOX,
-    MARK,
     basis,
     floor_at_zero,
     money_axis,
@@ -36,7 +36,8 @@ OUTLIER_RATIO = 2.5  # a curve this many times higher than all others is cut off
 
 def _clip_outliers(ax: Axes, curves: dict[str, tuple[np.ndarray, np.ndarray]],
                    describe: Callable[[str, float, float], str]) -> int:
-    """Cut off curves far above all the others, so those stay readable, and say where they go.
+    """Cut off curves far above all the others, so those stay readable, and say where they go
+    (the notes are on the axes before the break-even labels, which keep clear of them).
 
     The highest curve is cut while its peak is more than OUTLIER_RATIO times the next one's;
     each cut curve gets a note where it leaves the chart, ``describe(name, x, y)`` of its
@@ -88,10 +89,12 @@ def cumulative_cost(result: Result) -> str | None:
 
     def draw(ax: Axes) -> str:
         curves = _draw_cumulative(ax, drawn, styles, cheapest, horizon, currency)
-        cut = _clip_outliers(ax, curves, lambda name, x, y: t(
+        _clip_outliers(ax, curves, lambda name, x, y: t(
             "chart.off_by_month", name=name, money=fmt.money_short(y, currency), month=f"{x:.0f}"))
-        _mark_break_even_months(ax, result, curves, horizon, skip=cut)
-        arrange(ax.figure, [[ax]], legend_rows=legend_below(ax, len(drawn)), right=12.0)
+        legend_rows = legend_below(ax, len(drawn))
+        arrange(ax.figure, [[ax]], legend_rows=legend_rows, right=12.0)
+        _mark_break_even_months(ax, result, curves, horizon, lambda: arrange(
+            ax.figure, [[ax]], legend_rows=legend_rows, right=12.0))
         return t("label.cumulative")
 
     return draw_axes("cumulative", 2.95, draw)
@@ -118,25 +121,22 @@ def _draw_cumulative(ax: Axes, drawn: list[dict[str, Any]], styles: dict[str, di
 
 
 def _mark_break_even_months(ax: Axes, result: Result, curves: dict[str, Any],
-                            horizon: int, skip: int = 0) -> None:
-    """Dotted lines at the break-even months, labelled from the top (below ``skip`` lines)."""
+                            horizon: int, relayout: Callable[[], None]) -> None:
+    """Dotted lines at the break-even months, each labelled where it covers no line and no
+    other label (:func:`place_marks`); call it once the axes are placed."""
     marks = [row for row in marked_break_even(result)
              if not fmt.is_missing(row["months"]) and 0 < row["months"] <= horizon
              and row["own"] in curves]
-    for i, row in enumerate(sorted(marks, key=lambda r: r["months"])):
+    marks.sort(key=lambda r: r["months"])
+    labels = []
+    for row in marks:
         t_grid, y = curves[row["own"]]
         at = float(np.interp(row["months"], t_grid[1:], y[1:]))
-        ax.axvline(row["months"], color=MARK, linewidth=0.8, linestyle=(0, (2, 2)), zorder=1)
         ax.plot([row["months"]], [at], "o", color=INK, markersize=4.5, zorder=5)
-        align_left = row["months"] < horizon * 0.7
-        ax.annotate(
-            t("chart.pays_off", own=row["own"], versus=row["versus"],
-              months=fmt.months(row["months"])),
-            xy=(row["months"], 0.97 - 0.13 * (i + skip)), xycoords=("data", "axes fraction"),
-            xytext=(4 if align_left else -4, 0), textcoords="offset points",
-            ha="left" if align_left else "right", va="top", fontsize=7.5, color=INK,
-            bbox=LABEL_BOX,
-        )
+        labels.append(Mark(t("chart.pays_off", own=row["own"], versus=row["versus"],
+                             months=fmt.months(row["months"])),
+                           row["months"], right=row["months"] < horizon * 0.7, reach=at))
+    place_marks(ax, labels, relayout)
 
 
 def cost_vs_usage(result: Result) -> str | None:
@@ -156,13 +156,15 @@ def cost_vs_usage(result: Result) -> str | None:
     def draw(ax: Axes) -> str:
         _draw_usage(ax, result, curves)
         currency = data["currency"]
-        cut = _clip_outliers(
+        _clip_outliers(
             ax, {name: (part["gpu_hours_per_month"].to_numpy(dtype=float),
                         part["present_value"].to_numpy(dtype=float)) for name, part in curves},
             lambda name, x, y: t("chart.off_at_usage", name=name,
                                  money=fmt.money_short(y, currency), usage=fmt.number(x)))
-        _mark_break_even_usage(ax, result, skip=cut)
-        arrange(ax.figure, [[ax]], legend_rows=legend_below(ax, len(curves)), right=14.0)
+        legend_rows = legend_below(ax, len(curves))
+        arrange(ax.figure, [[ax]], legend_rows=legend_rows, right=14.0)
+        _mark_break_even_usage(ax, result, lambda: arrange(
+            ax.figure, [[ax]], legend_rows=legend_rows, right=14.0))
         return t("label.usage")
 
     return draw_axes("usage", 2.95, draw)
@@ -192,27 +194,23 @@ def _draw_usage(ax: Axes, result: Result, curves: list[tuple[str, Any]]) -> None
     ax.set_ylabel(t("chart.over", basis=basis(result), months=data["horizon_months"]))
 
 
-def _mark_break_even_usage(ax: Axes, result: Result, skip: int = 0) -> None:
-    """Dotted lines at the break-even usage levels, labelled from the top (below ``skip``)."""
+def _mark_break_even_usage(ax: Axes, result: Result, relayout: Callable[[], None]) -> None:
+    """Dotted lines at the break-even usage levels and a line at the plan's own demand, each
+    labelled where it covers no line and no other label (:func:`place_marks`; the demand's
+    label is sought from the foot); call it once the axes are placed."""
     left, right = ax.get_xlim()
-    marks = [row for row in marked_break_even(result)
-             if not fmt.is_missing(row["gpu_hours_per_month"])
-             and left <= row["gpu_hours_per_month"] <= right]
-    for i, row in enumerate(sorted(marks, key=lambda r: r["gpu_hours_per_month"])):
+    rows = sorted((row for row in marked_break_even(result)
+                   if not fmt.is_missing(row["gpu_hours_per_month"])
+                   and left <= row["gpu_hours_per_month"] <= right),
+                  key=lambda r: r["gpu_hours_per_month"])
+    marks = []
+    for row in rows:
         x = row["gpu_hours_per_month"]
-        ax.axvline(x, color=MARK, linewidth=0.8, linestyle=(0, (2, 2)), zorder=1)
-        align_left = x < left + (right - left) * 0.7
-        ax.annotate(
-            t("chart.same_cost", own=row["own"], versus=row["versus"], usage=fmt.number(x)),
-            xy=(x, 0.97 - 0.13 * (i + skip)), xycoords=("data", "axes fraction"),
-            xytext=(4 if align_left else -4, 0), textcoords="offset points",
-            ha="left" if align_left else "right", va="top", fontsize=7.5, color=INK,
-            bbox=LABEL_BOX,
-        )
+        marks.append(Mark(t("chart.same_cost", own=row["own"], versus=row["versus"],
+                            usage=fmt.number(x)), x, right=x < left + (right - left) * 0.7))
     demand = result.data.get("demand_gpu_hours_per_month")
     if not fmt.is_missing(demand) and left <= demand <= right:
-        ax.axvline(demand, color=INK, linewidth=1.0, zorder=1)
-        ax.annotate(t("chart.your_demand", usage=fmt.number(demand)),
-                    xy=(demand, 0.03), xycoords=("data", "axes fraction"), xytext=(4, 0),
-                    textcoords="offset points",
-                    ha="left", va="bottom", fontsize=7.5, color=INK, bbox=LABEL_BOX)
+        marks.insert(0, Mark(t("chart.your_demand", usage=fmt.number(demand)), demand,
+                             right=demand < left + (right - left) * 0.7, from_top=False,
+                             line=(("color", INK), ("linewidth", 1.0))))
+    place_marks(ax, marks, relayout)

@@ -89,7 +89,8 @@ def draw_figure(salt: str, width_inches: float, height_inches: float,
     global backend is chosen or changed (a Jupyter user's backend stays as it is) and nothing
     is left open. A character the font lacks (a control character or a rare script in an
     option's name) is drawn as a box without matplotlib's "Glyph missing" warning, which would
-    reach the terminal.
+    reach the terminal; the report's own :class:`planner.render.MissingGlyphWarning` names
+    the characters that no installed font has (:func:`planner.render.html.render_html`).
     """
     import matplotlib
     from matplotlib.figure import Figure
