@@ -114,9 +114,10 @@ def cheapest_index(pv: Array, share: Array, target: list[int | None],
     for _ in range(n):  # a chain is at most n options long
         goes_to = np.array([-1 if t is None else t for t in target])[index]
         to = np.maximum(goes_to, 0)
-        swap = ((goes_to >= 0) & none[all_rows, index] & np.isfinite(pv[all_rows, to])
-                & (np.abs(pv[all_rows, to] - pv[all_rows, index])
-                   <= TIE * np.maximum(np.abs(pv[all_rows, index]), 1.0)))
+        here, there = pv[all_rows, index], pv[all_rows, to]
+        with np.errstate(invalid="ignore"):  # inf − inf where no option is feasible
+            tied = np.abs(there - here) <= TIE * np.maximum(np.abs(here), 1.0)
+        swap = (goes_to >= 0) & none[all_rows, index] & np.isfinite(there) & tied
         if not swap.any():
             break
         index = np.where(swap, to, index)
