@@ -24,7 +24,8 @@ OPTION_FIELDS = (
     "name", "kind", "feasible", "reasons", "warnings", "gpu", "gpus", "gpu_hours_per_month",
     "total_cost", "present_value", "residual_value", "cost_per_gpu_hour", "monthly_cost",
     "energy_kwh", "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
-    "first_unmet_month", "sessions_per_week", "job_wait_days",
+    "first_unmet_month", "sessions_per_week", "job_wait_days", "served_share",
+    "passed_cost", "passed_cost_share",
 )
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
 #: The option fields that hold messages: lists of them, strings in the JSON.
@@ -159,7 +160,9 @@ class Result:
     feasible option's :class:`OptionWorkings`. ``break_even_crossings`` maps each break-even
     row's (own, versus) to its :class:`BreakEvenCrossing`, ``buying_cheaper_side`` to "above"
     or "below": on which side of the break-even usage buying is cheaper (absent where the
-    cost-against-usage curves cannot tell).
+    cost-against-usage curves cannot tell). ``same_as_cheapest`` names the feasible options
+    that serve none of their demand and pass it to the cheapest at the same cost
+    (:func:`planner.engine.answer.same_as_cheapest`): the cheapest under another name.
     """
 
     data: dict[str, Any]
@@ -182,6 +185,7 @@ class Result:
     buying_cheaper_side: dict[tuple[str, str], str] = field(default_factory=dict)
     # -- the plan's own warnings (issue 10: dates that mean what they say, plausibility) --
     plan_warnings: list[Message] = field(default_factory=list)
+    same_as_cheapest: list[str] = field(default_factory=list)
 
     def warnings_at(self, date: datetime.date | None = None) -> list[Message]:
         """The plan's own warnings (values probably not meant, each located) and, when the

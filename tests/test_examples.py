@@ -161,3 +161,27 @@ def test_sweep_script_prints_the_break_even_table(tmp_path):
         assert len(row) == 1 + len(prices)
         for cell in row[1:]:
             assert cell == "never" or 0 <= float(cell) <= horizon
+
+
+# -- the examples of issue 10: the decision, stated truly -----------------------------------
+
+
+def test_the_phd_example_names_the_option_that_does_the_work():
+    assert {"phd-germany", "startup-growth"} <= set(example_ids)
+    result = planner.load(ROOT / "examples" / "phd-germany.yaml").evaluate()
+    assert result.cheapest == "runpod-4090"
+    assert result.same_as_cheapest == ["kaggle"]
+    assert result.headline_pair == ("desktop", "runpod-4090")
+    kaggle = next(o for o in result.to_dict()["options"] if o["name"] == "kaggle")
+    assert kaggle["served_share"] == 0 and kaggle["job_wait_days"] is None
+
+
+def test_the_startup_example_says_its_servers_mostly_rent():
+    from planner.render import content
+
+    result = planner.load(ROOT / "examples" / "startup-growth.yaml").evaluate()
+    servers = next(o for o in result.to_dict()["options"] if o["name"] == "two-h100-servers")
+    assert servers["served_share"] < 0.5 and servers["first_unmet_month"] == 10
+    assert any("too few for the demand" in w for w in servers["warnings"])
+    assert result.headline_pair == ("two-h100-servers", "h100-reserved-1y")
+    assert "from month 10, h100-on-demand serves the other 66%" in content.decision_notes(result)

@@ -421,8 +421,12 @@ def check_result(d: dict[str, Any]) -> None:
         assert cheapest["feasible"]
         assert _close(cheapest["present_value"], best, abs(best)), (cheapest["present_value"],
                                                                     best)
-        first = next(o for o in feasible if _close(o["present_value"], best, abs(best)))
-        assert first["name"] == d["cheapest"], "ties go to the first option in file order"
+        tied = [o for o in feasible if _close(o["present_value"], best, abs(best))]
+        before = tied[:[o["name"] for o in tied].index(d["cheapest"])]
+        # SPEC §6: ties go to the first option in file order, except that one serving none
+        # of its demand gives way to the option it passes the work to.
+        assert all(o["served_share"] == 0 for o in before), (
+            "ties go to the first option in file order that does some of the work")
     for pair in d["break_even"]:
         own, versus = rows[pair["own"]], rows[pair["versus"]]
         assert own["kind"] == "own" and pair["own"] != pair["versus"]

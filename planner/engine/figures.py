@@ -20,6 +20,7 @@ from planner.engine.breakeven import (
 from planner.engine.flows import Flows, present_value, total_cost
 from planner.engine.linear import LevelSearch, separable
 from planner.engine.months import discount, work_by_month
+from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
 from planner.engine.tco import evaluate
 
 _UNMET_TOLERANCE = 1e-9
@@ -47,6 +48,14 @@ class OptionFigures:
     #: Reference GPU-hours of demand over the horizon, the divisor of ``cost_per_gpu_hour``
     #: (with FLOPs demand, the option's own GPU-hours). [GPU-hours]
     demand_gpu_hours: Array = field(repr=False, default=None)
+    #: Share of the option's own GPU-hours of demand over the horizon that it serves itself
+    #: (:func:`planner.engine.shares.served_share`; NaN without demand). [fraction]
+    served_share: Array = field(repr=False, default=None)
+    #: Nominal cost of its overflow or fallback over the horizon, None without a target
+    #: (:func:`planner.engine.shares.passed_cost`), and that as a share of all its monthly
+    #: costs. [currency], [fraction]
+    passed_cost: Array | None = field(repr=False, default=None)
+    passed_cost_share: Array | None = field(repr=False, default=None)
 
 
 @dataclass
@@ -63,6 +72,8 @@ class Figures:
     options: list[OptionFigures]
     pairs: list[PairFigures]
     cheapest: Array  # index into options, -1 when none is feasible
+    #: Each option's overflow or fallback target, as an index into options (None: none).
+    target: list[int | None] = field(default_factory=list)
 
 
 KIND = {"CloudCard": "cloud", "OwnCard": "own", "FreeTierCard": "free_tier"}
@@ -115,9 +126,22 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             flows=flows,
             pv_unmasked=pv,
             demand_gpu_hours=reference_hours,
+            served_share=served_share(flows, rows),
+            passed_cost=_masked(passed_cost(flows, rows), feasible),
+            passed_cost_share=_masked(passed_cost_share(flows, rows), feasible),
         ))
     pairs = _pairs(model, options, break_even) if options else []
-    return Figures(options=options, pairs=pairs, cheapest=_cheapest(options, rows))
+    return Figures(options=options, pairs=pairs, cheapest=cheapest_of(model, options, rows),
+                   target=_targets(model, options))
+
+
+def _targets(model: Model, options: list[OptionFigures]) -> list[int | None]:
+    names = [o.name for o in options]
+    return [names.index(model.target_of[n]) if n in model.target_of else None for n in names]
+
+
+def _masked(values: Array | None, feasible: Array) -> Array | None:
+    return None if values is None else np.where(feasible, values, np.nan)
 
 
 def _sum_or_none(monthly: Array | None, feasible: Array, rows: int) -> Array | None:
@@ -126,15 +150,17 @@ def _sum_or_none(monthly: Array | None, feasible: Array, rows: int) -> Array | N
     return np.where(feasible, np.broadcast_to(monthly.sum(axis=1), (rows,)), np.nan)
 
 
-def _cheapest(options: list[OptionFigures], rows: int) -> Array:
-    """Index of the feasible option with the lowest present value; first on a tie; -1: none."""
+def cheapest_of(model: Model, options: list[OptionFigures], rows: int,
+                eligible: Array | None = None) -> Array:
+    """Index of the cheapest feasible option of each scenario (SPEC §2 and §6: the lowest
+    present value, first in file order on a tie, and an option that serves none of its
+    demand gives way to the target it passes it to when they cost the same); −1: none.
+    ``eligible`` (N,) bool limits which options may be named."""
     if not options:
         return np.full(rows, -1)
     pv = np.stack([np.where(o.feasible, o.present_value, np.inf) for o in options], axis=1)
-    best = pv.min(axis=1, keepdims=True)
-    tie = pv <= best + 1e-9 * np.maximum(np.abs(best), 1.0)
-    index = np.argmax(tie, axis=1)
-    return np.where(np.isfinite(best[:, 0]), index, -1)
+    share = np.stack([np.broadcast_to(o.served_share, (rows,)) for o in options], axis=1)
+    return cheapest_index(pv, share, _targets(model, options), eligible)
 
 
 def _level(model: Model, search: LevelSearch, own: OptionFigures,

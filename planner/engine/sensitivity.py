@@ -5,8 +5,8 @@ scenarios: the plan itself, then every input low and high). For each input the r
 where the break-even month of the headline pair lands and which option is then the cheapest.
 
 The headline pair is the one the report's answer speaks of
-(:func:`planner.engine.answer.headline_pair`): the cheapest option against the runner-up when
-the cheapest is owned, else the best owned option against the cheapest.
+(:func:`planner.engine.answer.headline_pair`): "buy or not", the best owned option against
+the best cloud or free tier.
 """
 
 from __future__ import annotations

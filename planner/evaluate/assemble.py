@@ -13,8 +13,13 @@ from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.flows import COMPONENTS
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
+from planner.engine.shares import mostly_overflow
 from planner.evaluate.provenance import assumption_dicts, assumptions, prices_as_of
-from planner.evaluate.workings import buying_cheaper_sides, intermediate_fields
+from planner.evaluate.workings import (
+    buying_cheaper_sides,
+    decision_fields,
+    intermediate_fields,
+)
 from planner.messages import Message, Money, Number, Share
 from planner.result import Input, Result
 from planner.usage.plausible import plausibility
@@ -78,6 +83,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
         **intermediate_fields(plan, figures),
         plan_warnings=plausibility(plan.usage, plan.document),
+        **decision_fields(figures),
     )
     result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
     return result
@@ -197,9 +203,38 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
         "unmet_gpu_hours_per_month": _num(o.unmet_gpu_hours_per_month[0]),
         "first_unmet_month": _int_or_none(o.first_unmet_month[0]),
         **_free_tier_use(plan, o),
+        **_who_serves(plan, o),
     }
+    if row["served_share"] == 0.0:  # a tier that serves nothing has no job that waits
+        row["sessions_per_week"] = row["job_wait_days"] = None
+    row["warnings"] = _unique(row["warnings"] + _overflow_warnings(plan, o))
     row.update(_reserved_per_term(o))
     return row
+
+
+def _who_serves(plan, o: OptionFigures) -> dict[str, float | None]:
+    """The share of its demand over the horizon the option serves itself, and the nominal
+    cost of its overflow or fallback and that cost's share of all its monthly costs (null
+    without a target, or when infeasible)."""
+    return {
+        "served_share": _num(o.served_share[0]),
+        "passed_cost": None if o.passed_cost is None else _num(o.passed_cost[0]),
+        "passed_cost_share": (None if o.passed_cost_share is None
+                              else _num(o.passed_cost_share[0])),
+    }
+
+
+def _overflow_warnings(plan, o: OptionFigures) -> list[Message]:
+    """An owned option that passes more than half of the horizon's GPU-hours to its overflow
+    is mostly rented: its machines are too few for the demand (and its growth)."""
+    if o.kind != "own" or not bool(o.feasible[0]) or o.passed_cost is None:
+        return []
+    if not bool(mostly_overflow(o.served_share[:1])[0]):
+        return []
+    return [Message("warning.mostly_overflow",
+                    share=Share(round(1.0 - float(o.served_share[0]), 2)),
+                    target=plan.model.target_of[o.name],
+                    month=_int_or_none(o.first_unmet_month[0]))]
 
 
 def _reserved_per_term(o: OptionFigures) -> dict[str, Any]:

@@ -41,7 +41,7 @@ CHUNK_CELLS = 16_384 * 37 * 4
 SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "total_cost",
                  "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
                  "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
-                 "first_unmet_month")
+                 "first_unmet_month", "served_share", "passed_cost", "passed_cost_share")
 
 
 def _is_number(value: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from planner.engine.answer import headline_pair, marked_pairs, runner_up
+from planner.engine.answer import headline_pair, marked_pairs, runner_up, same_as_cheapest
 from planner.engine.breakeven import last_month_above
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.months import discount
@@ -55,6 +55,13 @@ def intermediate_fields(plan, figures: Figures) -> dict[str, Any]:
                      for o in figures.options if bool(o.feasible[0])},
         "break_even_crossings": crossings(figures),
     }
+
+
+def decision_fields(figures: Figures) -> dict[str, Any]:
+    """Who does the work, by field name of :class:`planner.result.Result` (scenario 0): the
+    options that are the cheapest under another name (they serve none of their demand and
+    pass it to the cheapest at the same cost)."""
+    return {"same_as_cheapest": same_as_cheapest(figures)}
 
 
 def buying_cheaper_sides(cost_vs_usage: pd.DataFrame,

@@ -36,6 +36,11 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "warning.redirected": ("{reason}; all work goes to {target!r}",
                            "{reason}；全部工作转交“{target}”"),
     "warning.of_target": ("{target}: {warning}", "{target}：{warning}"),
+    "warning.mostly_overflow": (
+        ("the machines are too few for the demand and its growth: {share} of the horizon's "
+         "GPU-hours go to the overflow {target!r}, from month {month}"),
+        ("机器数量不足以承担需求及其增长：规划期内 {share} 的 GPU 小时从第 {month} 个月起"
+         "转交溢出方案“{target}”")),
     "warning.memory_unknown": (
         "GPU memory is unknown; it was not checked against min_gpu_memory_gb",
         "GPU 显存未知，未按 min_gpu_memory_gb 检查"),

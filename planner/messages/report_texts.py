@@ -43,6 +43,13 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "verdict.figure_total": ("at {money}", "总成本 {money}"),
     "verdict.saving": (", {money} less than the runner-up, {name}.",
                        "，比次优方案 {name} 少 {money}。"),
+    "verdict.same_as": ("{name} does none of this work: it is {cheapest}.",
+                        "{name} 自身不承担任何工作：它就是 {cheapest}。"),
+    "served.overflow": (
+        ("{own} serves {served} of the horizon's GPU\u2011hours itself; from month {month}, "
+         "{target} serves the other {passed}, at {cost} of its {total}."),
+        ("{own} 自身承担规划期内 {served} 的 GPU 小时；从第 {month} 个月起，其余 {passed} 由 "
+         "{target} 承担，费用 {cost}（总成本 {total}）。")),
     "verdict.only": (", and the only one that can serve the demand.",
                      "，也是唯一能满足需求的方案。"),
     "pays.after": ("after {months} against {versus}", "相对 {versus} 在 {months}后回本"),
@@ -119,6 +126,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "col.gpu_hours": ("GPU\u2011hours / month", "GPU 小时 / 月"),
     "col.capacity": ("Capacity / month", "容量 / 月"),
     "col.residual": ("Residual value", "残值"),
+    "col.served": ("Serves itself", "自身承担"),
     "badge.cheapest": ("cheapest", "最低"),
     "yes": ("yes", "是"),
     "no": ("no", "否"),

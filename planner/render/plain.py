@@ -332,11 +332,11 @@ def render_markdown(result: Result, date: datetime.date) -> str:
         feasible = "yes" if row.feasible else "no: " + "; ".join(row.reasons)
         rows.append([name, row.kind, row.gpu, feasible, row.total_cost, row.present_value,
                      row.cost_per_gpu_hour, row.gpu_hours_per_month, row.capacity,
-                     row.residual_value])
+                     row.served, row.residual_value])
     lines += markdown_table(["Option", "Kind", "GPU", "Feasible", "Total cost",
                              "Present value", "Per GPU-hour", "GPU-hours / month",
-                             "Capacity / month", "Residual value"],
-                            rows, numeric={4, 5, 6, 7, 8, 9})
+                             "Capacity / month", "Serves itself", "Residual value"],
+                            rows, numeric={4, 5, 6, 7, 8, 9, 10})
     lines.append("")
 
     notes = content.warnings(result, date)

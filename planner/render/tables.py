@@ -103,6 +103,8 @@ _OPTION_KINDS = {
     "carbon_kg": ("number", 0), "capacity_gpu_hours_per_month": ("number", 1),
     "unmet_gpu_hours_per_month": ("number", 1), "first_unmet_month": ("integer", 0),
     "sessions_per_week": ("number", 2), "job_wait_days": ("number", 1),
+    "served_share": ("fraction", 0), "passed_cost": ("money", 0),
+    "passed_cost_share": ("fraction", 0),
 }
 
 
@@ -112,6 +114,8 @@ _OPTION_LABELS = {
     "energy_kwh": "Energy (kWh)", "carbon_kg": "Carbon (kg CO2e)",
     "capacity_gpu_hours_per_month": "Capacity (GPU-hours/month)",
     "unmet_gpu_hours_per_month": "Unmet (GPU-hours/month)", "job_wait_days": "Job wait (days)",
+    "served_share": "Share of its demand served itself",
+    "passed_cost": "Cost of overflow or fallback", "passed_cost_share": "Share of cost passed on",
 }
 
 

@@ -58,15 +58,17 @@ from planner.render.content.rows import (
     sensitivity,
     warnings,
 )
+from planner.render.content.served import decision_notes, served_text
 from planner.result import STALE_AFTER_DAYS
 
 __all__ = [
     "COMPONENTS", "COMPONENT_GROUPS", "KIND_LABELS", "KIND_VERBS", "STALE_AFTER_DAYS",
     "OptionRow", "Period", "assumption_rows", "break_even_matrix", "break_even_rows",
     "break_even_sentence", "breakdown_tables", "catalog_age_days", "component_totals",
-    "decision", "decision_parts", "formulas", "free_tier_rows", "group_label",
+    "decision", "decision_notes", "decision_parts", "formulas", "free_tier_rows", "group_label",
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
-    "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation", "recommendation_parts",
-    "risk_sentence", "sensitivity", "site_pue", "warnings", "worked_figures", "year_periods",
+    "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation",
+    "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "site_pue", "warnings",
+    "worked_figures", "year_periods",
     "yearly_cash_flow",
 ]

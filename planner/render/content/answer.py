@@ -23,6 +23,7 @@ from planner.render.content.common import (
     swing,
     verb_of,
 )
+from planner.render.content.served import decision_notes
 from planner.render.i18n import join, t
 
 if TYPE_CHECKING:
@@ -111,8 +112,10 @@ def break_even_sentence(result: Result) -> str:
 
 
 def recommendation(result: Result) -> str:
-    """The answer in one or two sentences: what to choose, what it saves, when buying pays."""
-    return join_sentences([_verdict(result), _break_even_sentence(result)])
+    """The answer in a few sentences: what to choose, what it saves, who does the work, when
+    buying pays."""
+    return join_sentences([_verdict(result), decision_notes(result),
+                           _break_even_sentence(result)])
 
 
 def _split_lead(result: Result, text: str) -> tuple[str, str]:

@@ -40,10 +40,12 @@ def is_discounted(result: Result) -> bool:
 
 
 def ranked_options(result: Result) -> list[dict[str, Any]]:
-    """Feasible options by present value (file order on a tie), then the infeasible ones."""
+    """Feasible options by present value (the cheapest first among those that cost the same,
+    then file order), then the infeasible ones."""
     rows = all_options(result)
     feasible = [r for r in rows if r["feasible"] and not fmt.is_missing(r["present_value"])]
-    feasible.sort(key=lambda r: r["present_value"])
+    cheapest = result.data.get("cheapest")
+    feasible.sort(key=lambda r: (r["present_value"], r["name"] != cheapest))
     return feasible + [r for r in rows if r not in feasible]
 
 

@@ -19,6 +19,7 @@ from planner.render.content.common import (
     sentences_of,
     swing,
 )
+from planner.render.content.served import served_text
 from planner.render.i18n import t
 from planner.result import age_days
 
@@ -45,6 +46,7 @@ class OptionRow:
     capacity: str
     residual_value: str
     energy: str = ""
+    served: str = ""  # the share of its demand it serves itself
 
 
 def _gpu_text(row: dict[str, Any]) -> str:
@@ -95,6 +97,7 @@ def option_rows(result: Result) -> list[OptionRow]:
             capacity=_capacity_text(row),
             residual_value=money_text(row["residual_value"], currency),
             energy=_energy_text(row, horizon),
+            served=served_text(row),
         ))
     return rows
 
@@ -231,18 +234,14 @@ def free_tier_rows(result: Result) -> list[dict[str, Any]]:
     for row in all_options(result):
         if row["kind"] != "free_tier":
             continue
-        served, unmet = row.get("gpu_hours_per_month"), row.get("unmet_gpu_hours_per_month")
-        share = None
-        if row["feasible"] and not fmt.is_missing(served) and not fmt.is_missing(unmet) \
-                and served + unmet > 0:
-            share = served / (served + unmet)
+        share = row.get("served_share") if row["feasible"] else None
         sessions, wait = row.get("sessions_per_week"), row.get("job_wait_days")
         rows.append({
             "name": row["name"],
             "feasible": bool(row["feasible"]),
             "reasons": sentences_of(row.get("reasons")),
             "capacity": fmt.number(row.get("capacity_gpu_hours_per_month")),
-            "served": fmt.percent(share, 0) if share is not None else fmt.MISSING,
+            "served": fmt.MISSING if fmt.is_missing(share) else served_text(row),
             "sessions": fmt.number(sessions, 1),
             "sessions_value": None if fmt.is_missing(sessions) else float(sessions),
             "wait": fmt.number(wait, 1),

@@ -1,0 +1,62 @@
+"""Who does the work, as the report says it: the options that are the cheapest under another
+name ("kaggle does none of this work: it is runpod-4090"), how much of an owned option's work
+its overflow serves and at what cost, and each option's served share for the options table.
+
+It words the Result's figures (``served_share``, ``passed_cost``, ``first_unmet_month``,
+``Result.same_as_cheapest``, ``Result.headline_pair``) and recomputes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from planner.render import fmt
+from planner.render.content.common import all_options, join_sentences, money_text
+from planner.render.i18n import t
+
+if TYPE_CHECKING:
+    from planner.result import Result
+
+
+def served_text(row: dict[str, Any]) -> str:
+    """The share of its demand an option serves itself, as text ("0%", "26%"; "—" without
+    demand)."""
+    share = row.get("served_share")
+    if fmt.is_missing(share):
+        return fmt.MISSING
+    return fmt.percent(share, 0 if share in (0.0, 1.0) or 0.01 <= share <= 0.99 else 1)
+
+
+def same_as_sentences(result: Result) -> str:
+    """"kaggle does none of this work: it is runpod-4090." for every option that is the
+    cheapest under another name ("" when none is)."""
+    cheapest = result.data.get("cheapest")
+    return join_sentences([t("verdict.same_as", name=name, cheapest=cheapest)
+                           for name in result.same_as_cheapest])
+
+
+def overflow_sentence(result: Result) -> str:
+    """How much of the headline's owned option's work its overflow serves, from which month and
+    at what cost ("" when it overflows nothing, or has no overflow)."""
+    pair = result.headline_pair
+    if pair is None:
+        return ""
+    row = next((r for r in all_options(result) if r["name"] == pair[0]), None)
+    target = result.passed_to.get(pair[0])
+    if row is None or target is None or not row["feasible"]:
+        return ""
+    share, month = row.get("served_share"), row.get("first_unmet_month")
+    if fmt.is_missing(share) or share >= 1.0 or fmt.is_missing(month) \
+            or fmt.is_missing(row.get("passed_cost")):
+        return ""
+    currency = result.data["currency"]
+    return t("served.overflow", own=row["name"], served=served_text(row),
+             passed=served_text({"served_share": 1.0 - share}), month=int(month),
+             target=target, cost=money_text(row["passed_cost"], currency),
+             total=money_text(row["total_cost"], currency))
+
+
+def decision_notes(result: Result) -> str:
+    """Who does the work, in one or two sentences for the first page ("" when nothing needs
+    saying)."""
+    return join_sentences([same_as_sentences(result), overflow_sentence(result)])
