@@ -213,3 +213,20 @@ def test_ordinary_values_and_a_machine_already_owned_give_no_warning():
         "options": [{"name": "box", "own": {"purchase_price": 0, "power_watts": 300,
                                             "lifetime_years": 5}}]}).evaluate()
     assert result.plan_warnings == []
+
+
+def test_a_key_written_in_other_units_is_judged_as_written():
+    """8 % a month is 151.8 % a year: the growth_per_year filled in from growth_per_month is
+    not warned about as a percentage written for a fraction; growth_per_month is judged with
+    its own unit, and zero weekly demand is named by its own key."""
+    def warnings(demand):
+        return [str(w) for w in planner.load({
+            "version": 1, "demand": demand,
+            "options": [{"name": "rent", "cloud": {"price_per_hour": 2.0}}],
+        }).evaluate().plan_warnings]
+
+    assert warnings({"gpu_hours_per_month": 100, "growth_per_month": 0.08}) == []
+    assert [w.split(":")[0] for w in warnings(
+        {"gpu_hours_per_month": 100, "growth_per_month": 3})] == ["demand.growth_per_month"]
+    assert [w.split(":")[0] for w in warnings(
+        {"gpu_hours_per_week": 0})] == ["demand.gpu_hours_per_week"]

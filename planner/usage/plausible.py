@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.messages import Message, Share
+from planner.usage.vocabulary import ALTERNATIVE_KEYS
 
 #: A yearly (or monthly) rate above this is probably a percentage. [fraction]
 MAX_RATE = 1.0
@@ -58,10 +59,15 @@ def _number(value: Any) -> float | None:
 def _findings(usage: Mapping[str, Any]) -> Iterator[tuple[str, Message]]:
     yield from _rate("discount_rate", usage.get("discount_rate"))
     demand = usage.get("demand") or {}
-    yield from _rate("demand.growth_per_year", demand.get("growth_per_year"))
+    # A key filled in from the one the user wrote in other units (growth_per_month gives
+    # growth_per_year) is not judged: the written one is, with its own unit.
+    derived = {key for alternative, key in ALTERNATIVE_KEYS.items()
+               if demand.get(alternative) is not None}
+    if "growth_per_year" not in derived:
+        yield from _rate("demand.growth_per_year", demand.get("growth_per_year"))
     yield from _rate("demand.growth_per_month", demand.get("growth_per_month"), "month")
-    for key in ("utilization", "gpu_hours_per_month", "flops_per_month"):
-        if _number(demand.get(key)) == 0.0:
+    for key in ("utilization", "gpu_hours_per_month", "gpu_hours_per_week", "flops_per_month"):
+        if key not in derived and _number(demand.get(key)) == 0.0:
             yield f"demand.{key}", Message("plausible.no_demand", key=key)
     hours = _number(usage.get("hours_per_month"))
     if hours is not None and hours > MAX_HOURS_PER_MONTH:
