@@ -384,3 +384,19 @@ def test_the_schema_has_the_new_keys_with_their_units():
     assert "[fraction per month]" in demand["properties"]["growth_per_month"]["description"]
     assert {"required": ["gpu_hours_per_week"]} in demand["oneOf"]
     assert demand["not"] == {"required": ["growth_per_year", "growth_per_month"]}
+
+
+def test_the_report_shows_demand_and_growth_in_the_units_the_file_wrote():
+    """20 GPU-hours a week is shown as written, not as the 86.9 a month the model uses; 8 % a
+    month likewise (issue 10, point 9)."""
+    from planner.render import content, i18n
+
+    result = planner.load({
+        "version": 1, "demand": {"gpu_hours_per_week": 20, "growth_per_month": 0.08},
+        "options": [{"name": "rent", "cloud": {"price_per_hour": 2.0}}]}).evaluate()
+    shown = dict(content.inputs(result))
+    assert shown["Demand"] == "20 GPU-hours/week"
+    assert shown["Demand growth"] == "8% a month"
+    with i18n.language("zh"):
+        shown = dict(content.inputs(result))
+    assert shown["需求"] == "每周 20 GPU 小时" and shown["需求增长"] == "每月 8%"

@@ -323,14 +323,20 @@ def _inputs(plan) -> list[Input]:
     currency = usage["currency"]
     d = usage["demand"]
     out = []
-    if d.get("gpu_hours_per_month") is not None:
+    # The demand and its growth in the units the file wrote them in (issue 10, point 9).
+    if d.get("gpu_hours_per_week") is not None:
+        value = Message("input.gpu_hours_week", hours=Number(d["gpu_hours_per_week"], 0))
+    elif d.get("gpu_hours_per_month") is not None:
         value = Message("input.gpu_hours", hours=Number(d["gpu_hours_per_month"], 0))
     elif d.get("utilization") is not None:
         value = Message("input.utilization", share=Share(d["utilization"]), gpus=d["gpus"])
     else:
         value = Message("input.flops", flops=d["flops_per_month"])
     out.append(Input(Message("input.demand"), value))
-    if d.get("growth_per_year"):
+    if d.get("growth_per_month"):
+        out.append(Input(Message("input.demand_growth"),
+                         Message("input.per_month", share=Share(d["growth_per_month"]))))
+    elif d.get("growth_per_year"):
         out.append(Input(Message("input.demand_growth"),
                          Message("input.per_year", share=Share(d["growth_per_year"]))))
     out.append(Input(Message("input.gpus_per_job"), Message("input.count", n=d["gpus"])))

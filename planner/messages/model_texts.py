@@ -131,6 +131,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "input.utilization": ("{share} of {gpus} GPU(s) busy", "{gpus} 个 GPU 忙碌 {share}"),
     "input.flops": ("{flops:.3g} FLOPs/month", "每月 {flops:.3g} FLOPs"),
     "input.per_year": ("{share} a year", "每年 {share}"),
+    "input.gpu_hours_week": ("{hours} GPU-hours/week", "每周 {hours} GPU 小时"),
+    "input.per_month": ("{share} a month", "每月 {share}"),
     "input.count": ("{n}", "{n}"),
     "input.months": ("{n} months", "{n} 个月"),
     "input.price": ("{price}", "{price}"),
