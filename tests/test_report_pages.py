@@ -106,11 +106,15 @@ def test_examples_print_with_their_charts(example, tmp_path):
         assert label in text
     first = " ".join(reader.pages[0].extract_text().split())
     data = result.to_dict()
-    assert data["title"] in first and f"Buy {data['cheapest']}:" in first
+    verb = {"own": "Buy", "cloud": "Rent", "free_tier": "Use"}[
+        next(o["kind"] for o in data["options"] if o["name"] == data["cheapest"])]
+    assert data["title"] in first and f"{verb} {data['cheapest']}:" in first
     for heading in ("Inputs that matter most", "Options compared"):
         assert heading in first, f"{heading!r} is not on the first page"
     pages = _pages(pdf, tmp_path)
-    assert 4 <= len(pages) <= 8
+    # Four options with long catalog sources run to 9 pages (cn-lab: Tencent's percent-encoded
+    # source addresses take half a page of the assumptions), the others to 6 or 7.
+    assert 4 <= len(pages) <= 9
     assert all(_ink(path) > 0.01 for path in pages)
 
 
