@@ -1,5 +1,6 @@
 """The installed package carries its data: catalog files, templates, nothing from the tree."""
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -44,13 +45,19 @@ def test_the_wheel_contains_every_package_the_tree_has(wheel):
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
 
-def test_templates_load_through_jinja2s_package_loader():
+def test_templates_load_through_jinja2s_package_loader(wheel, tmp_path):
     """Installed, the templates are the package planner.templates' files, read by jinja2's own
-    package loader (zip-safe, no path arithmetic)."""
-    import jinja2
-
-    from planner.render.html import environment
-
-    env = environment()
-    assert isinstance(env.loader, jinja2.PackageLoader)
-    assert {"report.html", "diff.html", "page.html", "report.css"} <= set(env.list_templates())
+    package loader (zip-safe, no path arithmetic). Checked on the wheel's own files, in a fresh
+    interpreter that does not see the source tree (where templates/ is no package)."""
+    wheel.extractall(tmp_path / "site")
+    code = ("from planner.render.html import environment\n"
+            "env = environment()\n"
+            "print(type(env.loader).__name__, sorted(env.list_templates()))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
+    assert done.returncode == 0, done.stderr[-800:]
+    loader, names = done.stdout.split(" ", 1)
+    assert loader == "PackageLoader"
+    for name in ("report.html", "diff.html", "page.html", "report.css"):
+        assert repr(name) in names
