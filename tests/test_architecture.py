@@ -57,7 +57,8 @@ modules = [m.name for pkg in (planner, pricing)
 sys.addaudithook(hook)
 for name in modules:
     importlib.import_module(name)
-ours = [p for p in read if os.path.abspath(p).startswith(sys.argv[1]) and ".egg-info" not in p]
+ours = [p for p in read if any(os.path.abspath(p).startswith(os.path.join(sys.argv[1], d) + os.sep)
+                          for d in ("planner", "pricing", "templates"))]
 print(len(modules), ours)
 """
 
