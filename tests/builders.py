@@ -97,3 +97,27 @@ def usage_plan(**changes) -> dict:
     }
     data.update(changes)
     return data
+
+
+def assert_first_break_even_level(m, own_name: str, other: str, bound: float) -> None:
+    """The break-even level of ``own_name`` against ``other`` is where the difference of
+    present values is zero or changes sign, and no level below it is: a scan of 1,500 levels
+    up to ``bound`` finds no sign change before it; without a level, none at all."""
+    from planner.engine.breakeven import break_even_level, pv_at_levels
+
+    level = break_even_level(m, own_name, other)[0]
+    grid = np.linspace(0, bound, 1501)
+    pv, _ = pv_at_levels(m, [own_name, other], grid[None, :])
+    diff = pv[own_name][0] - pv[other][0]
+    scale = np.maximum(np.abs(pv[own_name][0]), np.abs(pv[other][0]))
+    sign = np.where(np.abs(diff) <= 1e-7 * np.maximum(scale, 1.0), 0, np.sign(diff))
+    first = next((i for i in range(len(grid))
+                  if sign[i] == 0 or (i and sign[i] * sign[i - 1] < 0)), None)
+    if np.isnan(level):
+        assert first is None, (grid[first], diff[first])
+        return
+    assert first is None or not grid[first] < level * (1 - 1e-9) - 1e-9, (level, grid[first])
+    # At the level itself the difference is zero, or changes sign there (a jump).
+    at, _ = pv_at_levels(m, [own_name, other], np.array([[level, level * (1 + 1e-7) + 1e-7]]))
+    d = at[own_name][0] - at[other][0]
+    assert abs(d[0]) <= 1e-6 * max(abs(at[own_name][0, 0]), 1.0) or d[0] * d[1] <= 0

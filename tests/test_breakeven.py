@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from builders import calendar, cloud, demand, free_tier, model, own
+from builders import assert_first_break_even_level, calendar, cloud, demand, free_tier, model, own
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import brentq
@@ -168,26 +168,9 @@ def test_level_against_reserved_pricing_is_the_first_sign_change(
     if overflow:
         cards.append(cloud("spare", price=od))
     m = model(*cards, dem=demand(level=100, growth=growth), cal=calendar(T=T, r=rate))
-    level = break_even_level(m, "box", "res")[0]
     g_max = max(1.0, (1 + growth) ** ((T - 1) / 12))
     bound = 10 * gpu_count * 730 if overflow else gpu_count * 730 / g_max
-    grid = np.linspace(0, bound, 1501)
-    pv, _ = pv_at_levels(m, ["box", "res"], grid[None, :])
-    diff = pv["box"][0] - pv["res"][0]
-    scale = np.maximum(np.abs(pv["box"][0]), np.abs(pv["res"][0]))
-    tol = 1e-7 * np.maximum(scale, 1.0)
-    sign = np.where(np.abs(diff) <= tol, 0, np.sign(diff))
-    first = next((i for i in range(len(grid))
-                  if sign[i] == 0 or (i and sign[i] * sign[i - 1] < 0)), None)
-    if np.isnan(level):
-        assert first is None, (grid[first], diff[first])
-        return
-    below = grid < level * (1 - 1e-9) - 1e-9
-    assert first is None or not below[first], (level, grid[first])
-    # At the level itself the difference is zero, or changes sign there (a jump).
-    at, _ = pv_at_levels(m, ["box", "res"], np.array([[level, level * (1 + 1e-7) + 1e-7]]))
-    d = at["box"][0] - at["res"][0]
-    assert abs(d[0]) <= 1e-6 * max(abs(at["box"][0, 0]), 1.0) or d[0] * d[1] <= 0
+    assert_first_break_even_level(m, "box", "res", bound)
 
 
 def test_level_against_thousands_of_reserved_instances_is_a_root():

@@ -8,12 +8,11 @@ import itertools
 
 import numpy as np
 import pytest
-from builders import calendar, cloud, demand, model, own
+from builders import assert_first_break_even_level, calendar, cloud, demand, model, own
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import planner
-from planner.engine.breakeven import break_even_level, pv_at_levels
 from planner.engine.cloud import term_count, term_of_month
 from planner.engine.flows import present_value
 from planner.engine.tco import evaluate
@@ -138,23 +137,9 @@ def test_break_even_level_against_per_term_counts_is_a_root(
     if overflow:
         cards.append(cloud("spare", price=od))
     m = model(*cards, dem=demand(level=100, growth=growth), cal=calendar(T=T, r=rate))
-    level = break_even_level(m, "box", "res")[0]
     g_max = max(1.0, (1 + growth) ** ((T - 1) / 12))
     bound = 10 * gpu_count * 730 if overflow else gpu_count * 730 / g_max
-    grid = np.linspace(0, bound, 1501)
-    pv, _ = pv_at_levels(m, ["box", "res"], grid[None, :])
-    diff = pv["box"][0] - pv["res"][0]
-    scale = np.maximum(np.abs(pv["box"][0]), np.abs(pv["res"][0]))
-    sign = np.where(np.abs(diff) <= 1e-7 * np.maximum(scale, 1.0), 0, np.sign(diff))
-    first = next((i for i in range(len(grid))
-                  if sign[i] == 0 or (i and sign[i] * sign[i - 1] < 0)), None)
-    if np.isnan(level):
-        assert first is None, (grid[first], diff[first])
-        return
-    assert first is None or not grid[first] < level * (1 - 1e-9) - 1e-9, (level, grid[first])
-    at, _ = pv_at_levels(m, ["box", "res"], np.array([[level, level * (1 + 1e-7) + 1e-7]]))
-    d = at["box"][0] - at["res"][0]
-    assert abs(d[0]) <= 1e-6 * max(abs(at["box"][0, 0]), 1.0) or d[0] * d[1] <= 0
+    assert_first_break_even_level(m, "box", "res", bound)
 
 
 # -- usage.yaml, Plan.replace and sweeps --------------------------------------------------------
