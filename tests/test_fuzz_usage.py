@@ -423,11 +423,12 @@ def check_result(d: dict[str, Any]) -> None:
         assert _close(cheapest["present_value"], best, abs(best)), (cheapest["present_value"],
                                                                     best)
         tied = [o for o in feasible if _close(o["present_value"], best, abs(best))]
-        before = tied[:[o["name"] for o in tied].index(d["cheapest"])]
         # SPEC §6: ties go to the first option in file order, except that one serving none
-        # of its demand gives way to the option it passes the work to.
-        assert all(o["served_share"] <= NONE_SERVED for o in before), (
-            "ties go to the first option in file order that does some of the work")
+        # of its demand gives way to the option it passes the work to (named instead, even
+        # when another tied option comes before that target in the file).
+        assert d["cheapest"] == tied[0]["name"] or tied[0]["served_share"] <= NONE_SERVED, (
+            "ties go to the first option in file order unless it serves none of its demand")
+        assert cheapest in tied
     for pair in d["break_even"]:
         own, versus = rows[pair["own"]], rows[pair["versus"]]
         assert own["kind"] == "own" and pair["own"] != pair["versus"]
