@@ -90,15 +90,8 @@ def test_every_page_is_printed_and_not_blank(fixture_result, tmp_path, paper):
             assert "Vision lab GPUs 2024 2024-06-03 Page" in text
 
 
-# cn-lab: one of its nine pages prints with less than 1 % ink (found at the end of the session
-# that added the example; not diagnosed yet, noted on issue 10).
-_LAYOUT_LEFT = pytest.mark.xfail(reason="cn-lab: a page under 1 % ink, see issue 10",
-                                 strict=False)
-
-
 @needs_pdftoppm
-@pytest.mark.parametrize("example", [pytest.param(p, marks=_LAYOUT_LEFT) if p.stem == "cn-lab"
-                                     else p for p in EXAMPLES], ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_examples_print_with_their_charts(example, tmp_path):
     result = planner.load(example).evaluate()
     html = render(result, "html", date=DATE).decode("utf-8")
@@ -119,9 +112,10 @@ def test_examples_print_with_their_charts(example, tmp_path):
     for heading in ("Inputs that matter most", "Options compared"):
         assert heading in first, f"{heading!r} is not on the first page"
     pages = _pages(pdf, tmp_path)
-    # Four options with long catalog sources run to 9 pages (cn-lab: Tencent's percent-encoded
-    # source addresses take half a page of the assumptions), the others to 6 or 7.
-    assert 4 <= len(pages) <= 9
+    # Six or seven pages; cn-lab's Tencent sources (percent-encoded addresses) take half a page
+    # of the assumptions. No page is all but empty: a table kept whole once left its heading
+    # alone on a page (cn-lab, 0.2 % ink).
+    assert 4 <= len(pages) <= 8
     assert all(_ink(path) > 0.01 for path in pages)
 
 
