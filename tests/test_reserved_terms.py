@@ -173,6 +173,31 @@ def test_per_term_in_a_file_reports_the_counts_used():
     assert "reserved_instances_per_term" not in default  # SPEC §5.2's single count as before
 
 
+def test_the_counts_per_term_show_in_the_terminal_csv_and_workbook():
+    import csv
+    import io
+
+    import openpyxl
+    from rich.console import Console
+
+    from planner.render import render
+    from planner.render.terminal import summary_table
+
+    result = planner.load(_plan_data("per_term")).evaluate()
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(summary_table(result))
+    assert "res: reserved per term: 1, 2 instances" in console.file.getvalue()
+    rows = list(csv.DictReader(io.StringIO(render(result, "csv").decode("utf-8"))))
+    assert [r["reserved_instances_per_term"] for r in rows] == ["", "1; 2"]
+    sheet = openpyxl.load_workbook(io.BytesIO(render(result, "xlsx")))["Options"]
+    header = [c.value for c in sheet[1]]
+    column = header.index("Reserved instances per term")
+    assert [row[column].value for row in sheet.iter_rows(min_row=2)] == [None, "1; 2"]
+    single = io.StringIO()
+    Console(file=single, width=100).print(summary_table(planner.load(_plan_data()).evaluate()))
+    assert "reserved per term" not in single.getvalue()
+
+
 def test_a_ladder_of_the_wrong_length_is_located_with_the_length_expected():
     (path, message, _), = _problems(_plan_data([1, 2, 3]))
     assert path == "options[1].reserved_instances"

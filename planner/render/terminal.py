@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from planner.messages import Message
 from planner.render import content, i18n
 from planner.render.i18n import t
 
@@ -21,8 +22,8 @@ def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
 
     with i18n.language(lang):
         data = result.data
-        table = Table(title=data["title"], caption=content.recommendation(result),
-                      caption_justify="left")
+        caption = "\n".join([content.recommendation(result), *_reserved_per_term(result)])
+        table = Table(title=data["title"], caption=caption, caption_justify="left")
         table.add_column(t("term.option"))
         table.add_column(t("term.feasible"))
         table.add_column(t("term.total", currency=data["currency"]), justify="right")
@@ -37,3 +38,15 @@ def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
             table.add_row(name, feasible, row.total_cost, row.present_value,
                           row.cost_per_gpu_hour)
     return table
+
+
+def _reserved_per_term(result: Result) -> list[str]:
+    """"h100-reserved-1y: reserved per term: 2, 7, 24 instances", for each reserved cloud whose
+    file asks for a count per term (the report shows it in the breakdown)."""
+    lines = []
+    for row in result.data["options"]:
+        counts = row.get("reserved_instances_per_term")
+        if counts:
+            note = Message("note.reserved_per_term", counts=", ".join(str(c) for c in counts))
+            lines.append(f"{row['name']}: {i18n.text(note)}")
+    return lines
