@@ -4,6 +4,8 @@ option's work its overflow does. Figures are worked by hand in each test."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -13,6 +15,8 @@ import planner
 from planner.engine.shares import cheapest_index, serves_none
 from planner.render import content
 from planner.render.i18n import language
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: 16.8 GPU-hours a week are 16.8 × 730 / 168 = 73 GPU-hours a month.
 WEEKLY = 16.8
@@ -89,6 +93,24 @@ def test_a_sweep_names_the_option_that_does_the_work():
     assert cheapest == ["rented", "desktop"]
     served = frame[frame.option == "tier"]["served_share"].tolist()
     assert served == [0.0, 0.0]
+
+
+def test_the_what_if_sweep_trial_reads_as_its_evaluations():
+    """The fourth trial plan: the PhD plan swept over its hours a week and electricity price.
+    Kaggle's T4s lack the 24 GB the work needs, so it passes everything to runpod-4090 and is
+    never the cheapest; each scenario's answer is the one its own evaluation gives."""
+    plan = planner.load(ROOT / "examples" / "phd-germany.yaml")
+    hours, prices = [2, 10, 24, 60], [0.25, 0.45]
+    frame = plan.sweep({"demand.gpu_hours_per_week": hours,
+                        "site.electricity_per_kwh": prices})
+    answers = frame.groupby("scenario")["cheapest"].first().tolist()
+    assert "kaggle" not in answers
+    assert set(frame[frame.option == "kaggle"]["served_share"]) == {0.0}
+    expected = [planner.load(ROOT / "examples" / "phd-germany.yaml").replace(
+        {"demand.gpu_hours_per_week": h, "site.electricity_per_kwh": e}).evaluate().cheapest
+        for h in hours for e in prices]
+    assert answers == expected
+    assert len(set(answers)) > 1  # the answer turns within the grid: renting, then buying
 
 
 # -- point 2: the headline answers "buy or not" ---------------------------------------------
