@@ -26,6 +26,10 @@ def write_atomic(path: str | os.PathLike, content: bytes,
 
     Permissions follow one rule: a file replaced keeps its mode; a new file gets
     ``0o666 & ~umask``, as a file opened for writing would.
+
+    A ``path`` that is not a regular file (``/dev/null``, a named pipe, a terminal) is written
+    to, once the check has passed, never renamed over: renaming would put a regular file in
+    the device's place.
     """
     path = Path(path)
     while True:
@@ -42,12 +46,19 @@ def write_atomic(path: str | os.PathLike, content: bytes,
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+            mode = path.stat().st_mode
         except FileNotFoundError:
-            pass
+            mode = None
+        if mode is not None:
+            os.chmod(temporary, stat.S_IMODE(mode))
         if check is not None:
             check(temporary)
-        os.replace(temporary, path)
+        if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            with open(path, "wb") as device:
+                device.write(content)
+            temporary.unlink()
+        else:
+            os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise

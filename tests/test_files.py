@@ -120,3 +120,21 @@ def test_write_catalog_writes_through_write_atomic(tmp_path, umask_022):
     assert target.read_bytes() == "id\nä\n".encode() and _mode(target) == 0o600
     fresh = importer.write_catalog(tmp_path / "fresh.csv", "x\r\n")
     assert fresh.read_bytes() == b"x\r\n" and _mode(fresh) == 0o644
+
+
+def test_a_device_or_pipe_is_written_to_not_replaced(tmp_path):
+    # `planner report -o /dev/null` once renamed a regular file over the device.
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_atomic(fifo, b"report bytes")
+    reader.join(timeout=30)
+    assert received == [b"report bytes"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]  # no temporary file left
