@@ -102,6 +102,16 @@ def test_sweep_columns_and_rows():
     assert df[df.option != "box"]["break_even.rent.months"].isna().all()
 
 
+def test_a_sweep_over_a_value_no_option_uses():
+    # Electricity with only rented options: every scenario has the same costs and answer (the
+    # engine's figures stay one row; the frame still has one row per scenario and option).
+    data = base_plan()
+    data["options"] = [o for o in data["options"] if "own" not in o]
+    df = planner.load(data).sweep({"site.electricity_per_kwh": [0.1, 0.2, 0.3]})
+    assert len(df) == 3 * len(data["options"])
+    assert df.groupby("scenario")["cheapest"].first().nunique() == 1
+
+
 def test_sweep_zip_mode_and_non_numeric_axes():
     plan = planner.load(base_plan())
     df = plan.sweep({"options.rent.pricing": ["on_demand", "reserved_1y"],

@@ -274,7 +274,9 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
             columns.append(value)
         stacked[field] = np.stack(columns, axis=1).ravel()
     out.update(stacked)
-    out["cheapest"] = pd.Categorical.from_codes(np.repeat(figures.cheapest, n_options),
+    # (1,) when no option depends on the swept values: one answer for every scenario.
+    cheapest = np.broadcast_to(figures.cheapest, (rows,))
+    out["cheapest"] = pd.Categorical.from_codes(np.repeat(cheapest, n_options),
                                                 categories=option_names)
     for pair in figures.pairs:
         own_index = option_names.index(pair.own)
