@@ -217,6 +217,48 @@ class Result:
     def cheapest(self) -> str | None:
         return self.data["cheapest"]
 
+    @property
+    def uncertainty(self) -> UncertaintyFrames | None:
+        """SPEC §7's figures as DataFrames (None when the plan has no ``uncertainty``)."""
+        block = self.data.get("uncertainty")
+        return None if block is None else UncertaintyFrames.of(block)
+
+
+@dataclass(frozen=True)
+class UncertaintyFrames:
+    """The figures of a plan evaluated on draws of its uncertain inputs (SPEC §7).
+
+    ``options``: one row per option: ``name``, ``cheapest_share``, ``feasible_share``, then
+    ``present_value_mean``, ``present_value_p5``, ``…_p50``, ``…_p95`` and the same for
+    ``total_cost`` [currency] (NaN over no feasible draw). ``break_even``: one row per pair of
+    the plan's break-even: ``own``, ``versus``, ``pays_off_share``, ``months_p5``,
+    ``months_p50``, ``months_p95`` (NaN where it never pays off). ``samples`` and ``seed`` as
+    in the file.
+    """
+
+    samples: int
+    seed: int
+    options: pd.DataFrame
+    break_even: pd.DataFrame
+
+    @classmethod
+    def of(cls, block: dict[str, Any]) -> UncertaintyFrames:
+        rows = []
+        for row in block["options"]:
+            flat = {"name": row["name"], "cheapest_share": block["cheapest_share"][row["name"]],
+                    "feasible_share": row["feasible_share"]}
+            for figure in ("present_value", "total_cost"):
+                stats = row[figure] or {}
+                for stat in ("mean", "p5", "p50", "p95"):
+                    flat[f"{figure}_{stat}"] = stats.get(stat, np.nan)
+            rows.append(flat)
+        pairs = [{"own": p["own"], "versus": p["versus"], "pays_off_share": p["pays_off_share"],
+                  **{f"months_{k}": (p["months"] or {}).get(k, np.nan)
+                     for k in ("p5", "p50", "p95")}} for p in block["break_even"]]
+        return cls(block["samples"], block["seed"], pd.DataFrame(rows),
+                   pd.DataFrame(pairs, columns=["own", "versus", "pays_off_share", "months_p5",
+                                                "months_p50", "months_p95"]))
+
 
 def _in_english(row: dict[str, Any]) -> dict[str, Any]:
     """An option row with its messages rendered in English."""

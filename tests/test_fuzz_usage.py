@@ -225,6 +225,50 @@ def free_tier_options(draw) -> dict[str, Any]:
 
 
 @st.composite
+def distributions(draw, low: float, high: float) -> dict[str, Any]:
+    """One distribution of SPEC §7 whose parameters agree, around [low, high]."""
+    kind = draw(st.sampled_from(["uniform", "triangular", "pert", "normal", "lognormal"]))
+    a, b = sorted(draw(st.lists(_finite(low, high), min_size=2, max_size=2)))
+    if kind == "uniform":
+        return {"distribution": kind, "low": a, "high": b}
+    if kind in ("triangular", "pert"):
+        return {"distribution": kind, "low": a, "mode": draw(_finite(a, b)), "high": b}
+    if kind == "normal":
+        return {"distribution": kind, "mean": a, "sd": draw(st.one_of(st.just(0),
+                                                                      _finite(0, high)))}
+    return {"distribution": kind, "median": max(b, 1e-3), "sigma": draw(_finite(0, 2))}
+
+
+@st.composite
+def uncertainties(draw, doc: dict[str, Any]) -> dict[str, Any]:
+    """An uncertainty map drawing 1-3 numbers the document gives (few samples: each is a
+    sweep of the plan)."""
+    demand = doc["demand"]
+    candidates = [(f"demand.{key}", 0.0, 2.0 * float(demand[key]) + 1.0)
+                  for key in ("gpu_hours_per_month", "gpu_hours_per_week") if key in demand]
+    candidates += [("demand.growth_per_year", -0.5, 2.0), ("discount_rate", 0.0, 0.3)]
+    if "electricity_per_kwh" in doc.get("site", {}):
+        candidates.append(("site.electricity_per_kwh", 0.0, 1.0))
+    for option in doc["options"]:
+        spec = option.get("own")
+        if isinstance(spec, dict):
+            candidates.append((f"options.{option['name']}.own.resale_fraction", 0.0, 1.0))
+    chosen = draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=3,
+                           unique_by=lambda c: c[0]))
+    if len({c[0] for c in chosen} & {"demand.gpu_hours_per_month",
+                                     "demand.gpu_hours_per_week"}) > 1:
+        chosen = chosen[:1]
+    block: dict[str, Any] = {"samples": draw(st.integers(100, 200)),
+                             "inputs": {path: draw(distributions(low, high))
+                                        for path, low, high in chosen}}
+    _maybe(draw, "seed", st.integers(0, 2**32), block, 0.5)
+    if len(chosen) >= 2 and draw(st.booleans()):
+        block["correlations"] = [{"inputs": [chosen[0][0], chosen[1][0]],
+                                  "rank": draw(_finite(-1, 1))}]
+    return block
+
+
+@st.composite
 def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, Any]:
     """A usage document that follows the schema (it may still be refused: an unknown price in
     the catalog, FLOPs demand without a peak, a currency without a rate). Horizons up to ten
@@ -261,6 +305,8 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
     if site or draw(st.booleans()):
         doc["site"] = site
     doc["options"] = options
+    if not longest and draw(st.floats(0, 1)) < 0.12:
+        doc["uncertainty"] = draw(uncertainties(doc))
     return doc
 
 
@@ -429,6 +475,7 @@ def check_result(d: dict[str, Any]) -> None:
         assert d["cheapest"] == tied[0]["name"] or tied[0]["served_share"] <= NONE_SERVED, (
             "ties go to the first option in file order unless it serves none of its demand")
         assert cheapest in tied
+    _check_uncertainty(d)
     for pair in d["break_even"]:
         own, versus = rows[pair["own"]], rows[pair["versus"]]
         assert own["kind"] == "own" and pair["own"] != pair["versus"]
@@ -439,6 +486,34 @@ def check_result(d: dict[str, Any]) -> None:
         assert pair["system_hours"] is None or pair["system_hours"] >= -1e-9
         level = pair["gpu_hours_per_month"]
         assert level is None or level >= 0
+
+
+def _check_uncertainty(d: dict[str, Any]) -> None:
+    """SPEC §7's object: shares in [0, 1] summing to at most 1, percentiles in order, the
+    pairs those of the plan's break-even."""
+    block = d.get("uncertainty")
+    if block is None:
+        return
+    shares = block["cheapest_share"]
+    assert set(shares) == {o["name"] for o in d["options"]}
+    assert all(0 <= v <= 1 for v in shares.values()) and sum(shares.values()) <= 1 + 1e-9
+    for row in block["options"]:
+        assert 0 <= row["feasible_share"] <= 1
+        for figure in ("present_value", "total_cost"):
+            stats = row[figure]
+            assert (stats is None) == (row["feasible_share"] == 0)
+            if stats is not None:
+                scale = max(abs(stats["p5"]), abs(stats["p95"]), 1.0)
+                assert stats["p5"] <= stats["p50"] + 1e-9 * scale
+                assert stats["p50"] <= stats["p95"] + 1e-9 * scale
+    assert [(p["own"], p["versus"]) for p in block["break_even"]] == [
+        (p["own"], p["versus"]) for p in d["break_even"]]
+    for pair in block["break_even"]:
+        share = pair["pays_off_share"]
+        assert share is None or 0 <= share <= 1
+        if pair["months"] is not None:
+            assert 0 <= pair["months"]["p5"] <= pair["months"]["p95"] <= d["horizon_months"] \
+                * (1 + 1e-12)
 
 
 _WORK = Path(tempfile.mkdtemp(prefix="planner-fuzz-"))

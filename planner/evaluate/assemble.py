@@ -15,6 +15,7 @@ from planner.engine.flows import COMPONENTS
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.engine.shares import mostly_overflow
 from planner.evaluate.provenance import assumption_dicts, assumptions, prices_as_of
+from planner.evaluate.uncertainty import uncertainty
 from planner.evaluate.workings import (
     buying_cheaper_sides,
     decision_fields,
@@ -72,6 +73,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         "break_even": pairs,
         "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,
     }
+    data["uncertainty"] = uncertainty(plan, data)
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),

@@ -92,6 +92,20 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "tile.no_own": ("no option to buy among those compared", "所比较的方案中没有购买硬件的方案"),
     "value.never": ("never", "不回本"),
     "value.start": ("from the start", "从一开始"),
+    "uncertainty.buying_wins": (
+        "Buying wins in {share} of {samples} draws of the uncertain inputs",
+        "在不确定输入的 {samples} 次抽样中，购买硬件在 {share} 的抽样中成本最低"),
+    "uncertainty.cheapest_in": (
+        "{name} is the cheapest in {share} of {samples} draws of the uncertain inputs",
+        "在不确定输入的 {samples} 次抽样中，{name} 在 {share} 的抽样中成本最低"),
+    "uncertainty.pays_within": (
+        ("; {own} pays off against {versus} in {share} of them, within {low}–{high} months in "
+         "90% of those."),
+        "；{own} 相对 {versus} 在 {share} 的抽样中能回本，其中 90% 在 {low}–{high} 个月内回本。"),
+    "uncertainty.never_pays": (
+        "; {own} never pays off against {versus} within the horizon in any draw.",
+        "；在任何抽样中，{own} 相对 {versus} 都无法在规划期内回本。"),
+    "uncertainty.end": (".", "。"),
     "risk.steady": (
         "Moving each key input by {spread} one at a time never changes the cheapest option.",
         "将每个关键输入逐一变动 {spread}，成本最低的方案都不变。"),

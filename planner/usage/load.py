@@ -25,6 +25,7 @@ from planner.usage.locate import locate, within
 from planner.usage.models import Usage
 from planner.usage.pydantic_errors import error_problems
 from planner.usage.rules import rule_problems
+from planner.usage.uncertainty_rules import uncertainty_problems
 from planner.usage.values import describe
 from planner.usage.yaml12 import MAX_BYTES, LoadedYaml, Position, load_yaml
 
@@ -159,6 +160,7 @@ def _check(
         for error in exc.errors(include_url=False):
             unlocated += error_problems(error)
     unlocated += rule_problems(given)
+    unlocated += uncertainty_problems(given)
     if checks is not None:
         unlocated += checks(given)
     found = list(problems)

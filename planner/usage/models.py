@@ -24,6 +24,7 @@ from pydantic_core import PydanticCustomError
 from planner.usage.model_base import Map, key
 from planner.usage.options import Option, OptionEntry
 from planner.usage.rules import rule_problems
+from planner.usage.uncertainty import Uncertainty
 from planner.usage.units import HOURS_PER_WEEK, monthly_gpu_hours, yearly_growth
 from planner.usage.values import (
     AtLeastOne,
@@ -212,6 +213,9 @@ class Usage(Map):
     catalogs: list[Text] = key(
         "Extra catalog files merged over the built-in catalog (paths relative to the usage "
         "file).", [])
+    uncertainty: Uncertainty | None = key(
+        "Inputs drawn from distributions (SPEC §7): the plan is also evaluated on every draw.",
+        None, default_text="none (the plan's own figures only)")
 
     @model_validator(mode="wrap")
     @classmethod

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from planner.errors import Problem, UserError, closest
 from planner.usage.models import Demand, Site, Usage
 from planner.usage.options import OPTION_MODELS, SPEC_MODELS, Financing, OwnSpec
+from planner.usage.uncertainty import Uncertainty
 from planner.usage.vocabulary import EXCLUSIVE_DEMAND_KEYS, KIND_LABELS, KINDS, option_kind
 
 Key = str | int
@@ -25,6 +26,7 @@ Key = str | int
 _SUBMAPS: dict[tuple[type[BaseModel], str], type[BaseModel]] = {
     (Usage, "demand"): Demand,
     (Usage, "site"): Site,
+    (Usage, "uncertainty"): Uncertainty,
     (OwnSpec, "financing"): Financing,
 }
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from planner.errors import Problem, closest
 from planner.usage.models import Demand, Site, Usage
 from planner.usage.options import OPTION_MODELS, PER_TERM, RESERVED_FORMS, SPEC_MODELS, Financing
+from planner.usage.uncertainty import Correlation, Distribution, Uncertainty
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
 from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN
 from planner.usage.yaml12 import child_path
@@ -45,9 +46,13 @@ def _strip_tags(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
 def _model_at(loc: tuple[Any, ...], kind: str | None) -> type[BaseModel] | None:
     """The model that reads the map at ``loc`` (a stripped location)."""
     fixed: dict[tuple[Any, ...], type[BaseModel]] = {
-        (): Usage, ("demand",): Demand, ("site",): Site}
+        (): Usage, ("demand",): Demand, ("site",): Site, ("uncertainty",): Uncertainty}
     if loc in fixed:
         return fixed[loc]
+    if len(loc) == 3 and loc[:2] == ("uncertainty", "inputs"):
+        return Distribution
+    if len(loc) == 3 and loc[:2] == ("uncertainty", "correlations"):
+        return Correlation
     if len(loc) >= 2 and loc[0] == "options" and isinstance(loc[1], int) and kind:
         rest = loc[2:]
         if rest == ():

@@ -23,6 +23,7 @@ from planner.usage.options import (
     OwnOption,
     OwnSpec,
 )
+from planner.usage.uncertainty import Correlation, Distribution, Uncertainty
 from planner.usage.values import format_number
 from planner.usage.vocabulary import CURRENCY_PATTERN, NAME_PATTERN
 
@@ -96,8 +97,12 @@ def _type_text(prop: Mapping[str, Any]) -> str:
         return "`true` or `false`"
     if kind == "array":
         text = f"list of {_type_text(prop['items'])}"
+        if prop.get("minItems") is not None and prop.get("minItems") == prop.get("maxItems"):
+            return text + f", {prop['minItems']} of them"
         return text + (f", ≥ {prop['minItems']}" if "minItems" in prop else "")
     if kind == "object":
+        if "additionalProperties" in prop:  # uncertainty.inputs
+            return f"map of dotted path → {_type_text(prop['additionalProperties'])}"
         values = [*prop.get("patternProperties", {}).values()] or [{}]
         return f"map of currency code → {_type_text(values[0])}"
     return "value"
@@ -249,6 +254,28 @@ Beside `free_tier:`:
 
 {free_beside}
 
+## `uncertainty`
+
+Inputs drawn from distributions (SPEC §7): the plan is evaluated as written and also on
+`samples` draws, as one sweep; the result's `uncertainty` object holds the shares and
+percentiles. Draws form a Latin hypercube from `seed`; each is truncated to its key's valid
+range (whole-number keys take the nearest valid whole number).
+
+{uncertainty}
+
+Each entry of `inputs` (a dotted path, as in `Plan.replace`) is a map:
+
+{distribution}
+
+`uniform` takes `low` and `high`; `triangular` and `pert` take `low`, `mode` and `high` (PERT:
+a beta distribution on [low, high] with α = 1 + 4(mode − low)/(high − low), β = 1 + 4(high −
+mode)/(high − low)); `normal` takes `mean` and `sd`; `lognormal` takes `median` and `sigma`.
+`low = high` or a zero spread gives that value in every draw.
+
+Each entry of `correlations`:
+
+{correlation}
+
 ## Rules between keys
 
 - `demand` has exactly one of its three forms; `gpu_hours_per_week` stands for
@@ -282,6 +309,9 @@ def reference_markdown() -> str:
         own_beside=_table(schema, OwnOption, skip=("name", "own")),
         free_map=_table(schema, FreeTierSpec),
         free_beside=_table(schema, FreeTierOption, skip=("name", "free_tier")),
+        uncertainty=_table(schema, Uncertainty),
+        distribution=_table(schema, Distribution),
+        correlation=_table(schema, Correlation),
     )
 
 

@@ -27,6 +27,7 @@ from planner.render.content.answer import (
     recommendation,
     recommendation_parts,
     risk_sentence,
+    uncertainty_sentence,
 )
 from planner.render.content.appendix import formulas, worked_figures
 from planner.render.content.common import (
@@ -68,7 +69,8 @@ __all__ = [
     "decision", "decision_notes", "decision_parts", "formulas", "free_tier_rows", "group_label",
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
     "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation",
-    "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "site_pue", "warnings",
+    "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "site_pue",
+    "uncertainty_sentence", "warnings",
     "worked_figures", "year_periods",
     "yearly_cash_flow",
 ]

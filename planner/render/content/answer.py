@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from planner.messages import Number, Share
 from planner.render import fmt, i18n
 from planner.render.content.common import (
     all_options,
@@ -115,7 +116,7 @@ def recommendation(result: Result) -> str:
     """The answer in a few sentences: what to choose, what it saves, who does the work, when
     buying pays."""
     return join_sentences([_verdict(result), decision_notes(result),
-                           _break_even_sentence(result)])
+                           _break_even_sentence(result), uncertainty_sentence(result)])
 
 
 def _split_lead(result: Result, text: str) -> tuple[str, str]:
@@ -238,6 +239,37 @@ def risk_sentence(result: Result) -> str:
         parts.append(t("risk.moves", input=quoted(mover.input), low=fmt.months(ends[0]),
                        high=fmt.months(ends[1])))
     return join_sentences(parts)
+
+
+def uncertainty_sentence(result: Result) -> str:
+    """How sure the answer is, from the draws of SPEC §7 ("" without them): the share of draws
+    in which buying (any owned option) is the cheapest, or the cheapest option's share when
+    nothing is owned, and the middle 90 % of the headline pair's pay-off months."""
+    block = result.data.get("uncertainty")
+    if not block:
+        return ""
+    kinds = kinds_of(result)
+    samples = Number(block["samples"])
+    owned = [name for name, kind in kinds.items() if kind == "own"]
+    if owned:
+        share = sum(block["cheapest_share"].get(name, 0.0) for name in owned)
+        text = t("uncertainty.buying_wins", share=Share(share), samples=samples)
+    elif result.data.get("cheapest") is not None:
+        name = result.data["cheapest"]
+        text = t("uncertainty.cheapest_in", name=name,
+                 share=Share(block["cheapest_share"].get(name, 0.0)), samples=samples)
+    else:
+        return ""
+    pair = next((p for p in block["break_even"]
+                 if (p["own"], p["versus"]) == result.headline_pair), None)
+    if pair is None:
+        return text + t("uncertainty.end")
+    if pair["months"] is None:
+        return text + t("uncertainty.never_pays", own=pair["own"], versus=pair["versus"])
+    return text + t("uncertainty.pays_within", own=pair["own"], versus=pair["versus"],
+                    low=fmt.figure(math.floor(pair["months"]["p5"])),
+                    high=fmt.figure(math.ceil(pair["months"]["p95"])),
+                    share=Share(pair["pays_off_share"]))
 
 
 def inputs(result: Result) -> list[tuple[str, str]]:
