@@ -107,7 +107,7 @@ def test_workers_read_no_catalog_file(client, tmp_path):
     plan = planner.load(data, catalogs=[quotes])
 
     def refuse_files(refuse: bool):
-        import pricing.catalog as catalog
+        from pricing import catalog
 
         def unreadable(path):
             raise OSError(f"a worker read {path}")

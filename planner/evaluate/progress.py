@@ -67,8 +67,13 @@ def _bar(total: int, show: bool | None) -> Iterator[Callable[[int], None]]:
 
 
 def _columns():
-    from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     return (TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("scenarios"),
             TimeElapsedColumn(), TimeRemainingColumn())
