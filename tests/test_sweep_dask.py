@@ -23,7 +23,8 @@ from builders import usage_plan
 import planner
 from planner.errors import Problem, UserError
 from planner.evaluate import distributed as on_dask
-from planner.evaluate.sweep import CHUNK_CELLS, Group
+from planner.evaluate import sweep as sweep_module
+from planner.evaluate.sweep import CHUNK_CELLS, Group, SweepSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "usage.yaml"
@@ -233,6 +234,30 @@ def test_a_chunk_size_given_is_used_and_small_groups_share_a_task(monkeypatch):
     assert sizes == [4] * 10 and done == [] and resume == 0
     tasks = on_dask.plan_tasks(groups, sizes)
     assert [len(t) for t in tasks] == [4, 4, 2]
+
+
+@pytest.mark.parametrize(("sizes", "numeric", "mode"), [
+    ((7,), (True,), "product"),
+    ((3, 4, 5), (True, False, True), "product"),
+    ((2, 3, 4), (False, True, False), "product"),
+    ((2, 3), (False, False), "product"),
+    ((6, 6), (False, True), "zip"),
+])
+def test_a_groups_scenarios_come_from_its_key(sizes, numeric, mode):
+    """What a worker rebuilds from a spec (a group's scenarios, each axis's positions) is what
+    the sweep found with its whole-sweep index arrays."""
+    total = 6 if mode == "zip" else int(np.prod(sizes))
+    index = sweep_module._axis_indices(list(sizes), mode, total)
+    found = []
+    for key, members in sweep_module._groups(index, list(numeric)):
+        spec = SweepSpec({}, None, (), (), numeric, (), (), sizes, mode, key, False)
+        assert np.array_equal(sweep_module._members(spec, 0, members.size), members)
+        assert np.array_equal(sweep_module._members(spec, 1, 3), members[1:3])
+        for axis, whole in enumerate(index):
+            assert np.array_equal(sweep_module._AxisIndex(sizes, mode, axis)[members],
+                                  whole[members])
+        found.extend(members)
+    assert sorted(found) == list(range(total))
 
 
 def test_a_user_error_survives_pickling():

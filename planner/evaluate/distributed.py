@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from planner.evaluate.sweep import Group, SweepSpec, assemble, chunk_bounds, sweep_columns
@@ -169,9 +170,11 @@ def dask_frame(groups: list[Group]):
     sizes, done, _ = task_sizes(groups)
     n_options = len(groups[0].spec.usage["options"])
     token = uuid.uuid4().hex
-    catalog = dask.delayed(groups[0].spec.catalog, name=f"planner-catalog-{token}")
-    specs = [dask.delayed(_without_catalog(group.spec), name=f"planner-spec-{token}-{g}")
-             for g, group in enumerate(groups)]
+    # Whole objects (not traversed), each one key of the graph, however many tasks use them.
+    catalog = dask.delayed(groups[0].spec.catalog, name=f"planner-catalog-{token}",
+                           traverse=False)
+    specs = [dask.delayed(_without_catalog(group.spec), name=f"planner-spec-{token}-{g}",
+                          traverse=False) for g, group in enumerate(groups)]
     tasks = plan_tasks(groups, sizes)
     parts = []
     for n, pieces in enumerate(tasks):
@@ -192,9 +195,10 @@ def dask_frame(groups: list[Group]):
 def _indexed(columns: dict[str, Any], n_options: int) -> pd.DataFrame:
     """A chunk's frame indexed by its rows' positions in the local sweep's frame (scenario,
     then option)."""
-    frame = pd.DataFrame(columns)
-    frame.index = frame["scenario"].to_numpy() * n_options + frame["_order"].to_numpy()
-    return frame.drop(columns="_order")
+    frame = pd.DataFrame(columns).drop(columns="_order", errors="ignore")
+    # A chunk's rows are its scenarios in order, each with every option in order.
+    frame.index = frame["scenario"].to_numpy() * n_options + np.arange(len(frame)) % n_options
+    return frame
 
 
 def _without_catalog(spec: SweepSpec) -> SweepSpec:

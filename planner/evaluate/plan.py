@@ -139,9 +139,10 @@ class Plan:
         for long horizons, so that memory stays bounded; on Dask, measured: see
         :mod:`planner.evaluate.distributed`). ``client`` (a ``dask.distributed.Client`` or a
         scheduler's address, with ``planner[dask]`` installed) computes the chunks on a Dask
-        cluster and returns the same frame; ``dask_dataframe=True`` returns a dask DataFrame
-        instead, computed when asked (for results larger than memory; its progress is Dask's
-        to show). ``progress`` shows a progress bar: ``None`` when the sweep takes more than a few seconds in a terminal or
+        cluster and returns the same frame. ``dask_dataframe=True`` returns a dask DataFrame
+        instead, for results larger than memory, computed when asked by Dask's default
+        scheduler (the latest client), which shows its progress. ``progress`` shows a
+        progress bar: ``None`` when a sweep of more than a few seconds runs in a terminal or
         a notebook, ``True`` always, ``False`` never.
         """
         from planner.evaluate.progress import sweep_progress

@@ -3,7 +3,8 @@
 Scenarios that share their non-numeric values (pricing, horizon, …) form a group with one
 structure; within a group every swept number becomes an array over scenarios and the whole
 group is evaluated in chunks of ``chunk_size`` scenarios by the same engine as a single
-evaluation.
+evaluation. The chunks run through an executor: here, one after the other (``in_process``), or
+as tasks on a Dask cluster (planner/evaluate/distributed.py).
 """
 
 from __future__ import annotations
