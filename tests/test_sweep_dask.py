@@ -216,6 +216,14 @@ def test_tasks_are_sized_from_a_measured_chunk(monkeypatch):
     assert tasks[0] == [(0, 896, 1408)] and tasks[-1][-1][2] == 100_000
 
 
+def test_a_group_that_ends_first_is_extrapolated(monkeypatch):
+    clock = Clock(per_scenario=0.0001)
+    monkeypatch.setattr(on_dask, "sweep_columns", clock.columns)
+    sizes, done, resume = on_dask.task_sizes([group(300), group(10**6)], clock=clock)
+    assert clock.calls == [128, 172] and resume == 300 and len(done) == 2
+    assert 1999 <= sizes[0] <= 2001 and sizes[1] == sizes[0]  # 0.2 s at 0.1 ms a scenario
+
+
 def test_task_sizes_keep_the_memory_bound_and_scale_with_the_groups(monkeypatch):
     clock = Clock(per_scenario=1e-6)
     monkeypatch.setattr(on_dask, "sweep_columns", clock.columns)

@@ -74,20 +74,20 @@ def task_sizes(groups: list[Group], advance: Callable[[int], None] = lambda done
     if groups[0].chosen:
         return [group.rows for group in groups], [], 0
     first = groups[0]
-    rows, start, spent, measured, done = min(FIRST_PROBE_SCENARIOS, first.rows), 0, 0.0, 0, []
-    while start < first.size:
+    rows, start, measured, done = min(FIRST_PROBE_SCENARIOS, first.rows), 0, 0, []
+    while True:
         stop = min(start + rows, first.size)
         began = clock()
         done.append((0, start, sweep_columns(first.spec, start, stop)))
         spent = clock() - began
         advance(stop - start)
-        start, measured = stop, measured + 1
+        last, start, measured = stop - start, stop, measured + 1
         if (measured > 1 and spent >= MIN_TASK_SECONDS) or rows >= first.rows:
             break
+        if start >= first.size:  # the group ended first: extrapolate from its last chunk
+            rows = min(first.rows, int(last * MIN_TASK_SECONDS / max(spent, 1e-6)) + 1)
+            break
         rows = min(2 * rows, first.rows)
-    if start >= first.size and spent < MIN_TASK_SECONDS and rows < first.rows:
-        # The group ended first: extrapolate from its last chunk.
-        rows = min(first.rows, int(rows * MIN_TASK_SECONDS / max(spent, 1e-6)) + 1)
     sizes = [max(1, min(group.rows, rows * first.cells // group.cells)) for group in groups]
     sizes[0] = rows
     return sizes, done, start
