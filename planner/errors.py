@@ -72,6 +72,11 @@ class UserError(Exception):
     def __str__(self) -> str:
         return "\n".join(str(p) for p in self.problems)
 
+    def __reduce__(self):
+        # Rebuilt from its problems, not from the message (a sweep's chunk on a Dask worker
+        # raises it there and its caller gets the same error).
+        return type(self), (self.problems,)
+
 
 #: How close a word must be to a choice to be suggested (difflib's ratio; its default).
 CLOSENESS = 0.6

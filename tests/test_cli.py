@@ -147,7 +147,7 @@ def test_help_does_not_import_the_heavy_libraries(command):
     """DESIGN.md: `planner --help` must be quick, so it imports none of the libraries that
     only the work needs (checked in a fresh interpreter); nor does a command's --help."""
     heavy = ("numpy", "pandas", "scipy", "matplotlib", "weasyprint", "pydantic", "jinja2",
-             "openpyxl", "babel", "yaml")
+             "openpyxl", "babel", "yaml", "dask", "distributed", "rich")
     code = ("import sys\nfrom planner.cli import main\n"
             f"try:\n    main({command + ['--help']!r})\nexcept SystemExit:\n    pass\n"
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})))")

@@ -19,9 +19,6 @@ from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import UsageDocument, load_usage
 from planner.usage.paths import set_path
 
-#: Scenarios evaluated at once in a sweep; bounds memory (a few hundred MB at most).
-DEFAULT_CHUNK_SCENARIOS = 16_384
-
 
 class Plan:
     """A validated usage document with its catalog, ready to evaluate.
@@ -134,11 +131,31 @@ class Plan:
         return problems or [self.document.problem("", message)]
 
     def sweep(self, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
-              chunk_size: int = DEFAULT_CHUNK_SCENARIOS, break_even: bool = True):
-        """Evaluate every scenario of ``axes`` (dotted path → values); a tidy DataFrame."""
+              chunk_size: int | None = None, break_even: bool = True, client=None,
+              dask_dataframe: bool = False, progress: bool | None = None):
+        """Evaluate every scenario of ``axes`` (dotted path → values); a tidy DataFrame.
+
+        ``chunk_size`` is the most scenarios computed at once (by default 16,384 here, fewer
+        for long horizons, so that memory stays bounded; on Dask, measured: see
+        :mod:`planner.evaluate.distributed`). ``client`` (a ``dask.distributed.Client`` or a
+        scheduler's address, with ``planner[dask]`` installed) computes the chunks on a Dask
+        cluster and returns the same frame. ``dask_dataframe=True`` returns a dask DataFrame
+        instead, for results larger than memory, computed when asked by Dask's default
+        scheduler (the latest client), which shows its progress. ``progress`` shows a
+        progress bar: ``None`` when a sweep of more than a few seconds runs in a terminal or
+        a notebook, ``True`` always, ``False`` never.
+        """
+        from planner.evaluate.progress import sweep_progress
         from planner.evaluate.sweep import run_sweep
 
-        return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even)
+        executor = None
+        if client is not None or dask_dataframe:
+            from planner.evaluate.distributed import dask_executor
+
+            executor = dask_executor(client, dask_dataframe=dask_dataframe)
+        return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even,
+                         executor=executor,
+                         progress=sweep_progress(False if dask_dataframe else progress))
 
 
 @contextlib.contextmanager

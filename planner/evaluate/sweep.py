@@ -3,14 +3,17 @@
 Scenarios that share their non-numeric values (pricing, horizon, …) form a group with one
 structure; within a group every swept number becomes an array over scenarios and the whole
 group is evaluated in chunks of ``chunk_size`` scenarios by the same engine as a single
-evaluation.
+evaluation. The chunks run through an executor: here, one after the other (``in_process``), or
+as tasks on a Dask cluster (planner/evaluate/distributed.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import numbers
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,6 +40,8 @@ MAX_RESULT_BYTES = 4_000_000_000
 #: working memory, whatever the horizon and the number of options (16,384 scenarios of four
 #: options over 36 months).
 CHUNK_CELLS = 16_384 * 37 * 4
+#: Scenarios of a chunk at most, unless the caller asks for another number.
+DEFAULT_CHUNK_SCENARIOS = 16_384
 
 SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "total_cost",
                  "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
@@ -49,7 +54,11 @@ def _is_number(value: Any) -> bool:
 
 
 def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
-              chunk_size: int = 16_384, break_even: bool = True) -> pd.DataFrame:
+              chunk_size: int | None = None, break_even: bool = True,
+              executor: Executor | None = None, progress: Progress | None = None):
+    """The sweep's groups, validated, turned into its result by ``executor`` (by default
+    :func:`in_process`: every chunk here, one after the other). ``progress(total)`` is a
+    context manager giving the executor a callback that counts scenarios done."""
     if mode not in ("product", "zip"):
         raise UserError([Problem(f"sweep mode must be 'product' or 'zip', not {mode!r}")])
     if not axes:
@@ -88,9 +97,8 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     index = _axis_indices(sizes, mode, total)
     arrays = [np.asarray(v, dtype=float) if num else None for v, num in zip(values, numeric)]
     _check_finite(names, arrays)
-    groups = _groups(index, numeric)
-    frames = []
-    for key, members in groups:
+    groups = []
+    for key, members in _groups(index, numeric):
         data = plan.data
         for name, num, vals, k in zip(names, numeric, values, key):
             data = set_path(data, name, vals[0] if num else vals[k])
@@ -102,16 +110,13 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
         # Every option's flows are (scenarios × months) arrays: the chunk shrinks as the
         # horizon and the options grow, so that memory stays bounded.
         cells = (int(usage["horizon_months"]) + 1) * max(len(usage["options"]), 1)
-        rows = max(1, min(chunk_size, CHUNK_CELLS // cells))
-        for start in range(0, members.size, rows):
-            chunk = members[start:start + rows]
-            frames.append(_evaluate_chunk(plan, usage, paths, names, numeric, arrays, values,
-                                          index, chunk, break_even))
-    frame = pd.concat(frames, ignore_index=True)
-    if len(groups) > 1:
-        order = np.lexsort((frame["_order"].to_numpy(), frame["scenario"].to_numpy()))
-        frame = frame.take(order).reset_index(drop=True)
-    return frame.drop(columns="_order")
+        rows = max(1, min(chunk_size or DEFAULT_CHUNK_SCENARIOS, CHUNK_CELLS // cells))
+        spec = SweepSpec(usage, plan.catalog, tuple(names), tuple(map(tuple, paths)),
+                         tuple(numeric), tuple(values), tuple(arrays), tuple(sizes), mode,
+                         key, break_even)
+        groups.append(Group(spec, members.size, rows, cells, chunk_size is not None))
+    with (progress or _no_progress)(total) as advance:
+        return (executor or in_process)(groups, advance)
 
 
 def _axis(name: str, axis: Any) -> Sequence[Any] | range | np.ndarray:
@@ -224,8 +229,8 @@ def _set_leaf(usage: dict, path: tuple, value) -> None:
     node[path[-1]] = value
 
 
-def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, chunk,
-                    break_even) -> pd.DataFrame:
+def _evaluate_chunk(catalog, usage, paths, names, numeric, arrays, values, index, chunk,
+                    break_even) -> dict[str, Any]:
     import copy
 
     usage = copy.deepcopy(usage)
@@ -233,7 +238,7 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
         if num:
             _set_leaf(usage, tuple(path), arr[idx[chunk]])
     with np.errstate(over="ignore"):  # an input that overflows is refused below
-        resolved = resolve(usage, plan.catalog)
+        resolved = resolve(usage, catalog)
     if resolved.issues:
         raise UserError([Problem(p.message, path=p.path) for p in resolved.issues])
     if has_infinity(resolved.model):  # inputs beyond the float range once converted
@@ -285,7 +290,7 @@ def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, c
             if key not in out:
                 out[key] = np.full(rows * n_options, np.nan)
             out[key].reshape(rows, n_options)[:, own_index] = getattr(pair, field)
-    return pd.DataFrame(out)
+    return out
 
 
 def _scenarios_text(names, values, index, chunk, where) -> str:
@@ -343,3 +348,123 @@ def _field(model, o, field: str, rows: int) -> np.ndarray:
         return np.full(rows, np.nan)
     return np.broadcast_to(np.asarray(value, dtype=float if field != "feasible" else bool),
                            (rows,))
+
+
+# -- The seam between a sweep and where its chunks run ---------------------------------------
+# A group's chunks are computed by sweep_columns from a small picklable SweepSpec and a range
+# of the group's scenarios, so that they run the same here and on a Dask worker
+# (planner/evaluate/distributed.py). An executor turns the groups into the result; assemble
+# puts the chunks' columns together in scenario order.
+
+#: ``executor(groups, advance)``: the sweep's result; ``advance(n)`` after n scenarios.
+Executor = Callable[[list["Group"], Callable[[int], None]], Any]
+#: ``progress(total)``: a context manager yielding ``advance``.
+Progress = Callable[[int], Any]
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """What every chunk of one group is computed from: the group's usage document (the
+    swept numbers still at their first values), the catalog and the axes. Never per-scenario
+    arrays: a chunk finds its scenarios' axis values from ``sizes``, ``mode`` and ``key``."""
+
+    usage: dict
+    catalog: Any
+    names: tuple[str, ...]
+    paths: tuple[tuple, ...]
+    numeric: tuple[bool, ...]
+    values: tuple[list, ...]  # each axis's values, as listed
+    arrays: tuple[np.ndarray | None, ...]  # a numeric axis's values as floats, else None
+    sizes: tuple[int, ...]
+    mode: str
+    key: tuple[int, ...]  # the group's value on each non-numeric axis (0 on numeric axes)
+    break_even: bool
+
+
+@dataclass(frozen=True)
+class Group:
+    """Scenarios that share their non-numeric values: ``size`` of them, computed in chunks of
+    at most ``rows`` (which bound memory: ``cells`` option-months a scenario); ``chosen``
+    when the caller set the chunk size."""
+
+    spec: SweepSpec
+    size: int
+    rows: int
+    cells: int
+    chosen: bool
+
+
+def sweep_columns(spec: SweepSpec, start: int, stop: int) -> dict[str, Any]:
+    """The result columns (numpy arrays and categoricals, one entry per scenario and option)
+    of the group's scenarios ``start`` to ``stop`` (positions among the group's scenarios in
+    scenario order, ``stop`` excluded)."""
+    chunk = _members(spec, start, stop)
+    index = [_AxisIndex(spec.sizes, spec.mode, axis) for axis in range(len(spec.sizes))]
+    return _evaluate_chunk(spec.catalog, spec.usage, spec.paths, spec.names, spec.numeric,
+                           spec.arrays, spec.values, index, chunk, spec.break_even)
+
+
+def chunk_bounds(size: int, rows: int, start: int = 0) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each chunk of ``rows`` scenarios from ``start`` to ``size``."""
+    return [(first, min(first + rows, size)) for first in range(start, size, rows)]
+
+
+def local_chunks(groups: list[Group], advance: Callable[[int], None]
+                 ) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """Every chunk of every group, computed here in order: ``(group, start, columns)``."""
+    for g, group in enumerate(groups):
+        for start, stop in chunk_bounds(group.size, group.rows):
+            columns = sweep_columns(group.spec, start, stop)
+            advance(stop - start)
+            yield g, start, columns
+
+
+def in_process(groups: list[Group], advance: Callable[[int], None]) -> pd.DataFrame:
+    """The executor of a sweep on this machine."""
+    return assemble(groups, local_chunks(groups, advance))
+
+
+def assemble(groups: list[Group], chunks: Iterable[tuple[int, int, dict[str, Any]]]
+             ) -> pd.DataFrame:
+    """The sweep's frame from its chunks' columns, which may come in any order: rows by
+    scenario, then option."""
+    parts = {(g, start): pd.DataFrame(columns) for g, start, columns in chunks}
+    frame = pd.concat([parts[k] for k in sorted(parts)], ignore_index=True)
+    if len(groups) > 1:
+        order = np.lexsort((frame["_order"].to_numpy(), frame["scenario"].to_numpy()))
+        frame = frame.take(order).reset_index(drop=True)
+    return frame.drop(columns="_order")
+
+
+def _members(spec: SweepSpec, start: int, stop: int) -> np.ndarray:
+    """The scenario numbers of the group's scenarios ``start`` to ``stop``: in product mode
+    the group is the grid of the numeric axes at the group's values of the others; in zip
+    mode a group with a non-numeric axis is the one scenario ``key`` names."""
+    keyed = [k for k, num in zip(spec.key, spec.numeric) if not num]
+    if not keyed:
+        return np.arange(start, stop)
+    if spec.mode == "zip":
+        return np.array([keyed[0]])[start:stop]
+    free = [size for size, num in zip(spec.sizes, spec.numeric) if num]
+    if not free:
+        return np.array([np.ravel_multi_index(spec.key, spec.sizes)])[start:stop]
+    within = iter(np.unravel_index(np.arange(start, stop), free))
+    where = [next(within) if num else k for k, num in zip(spec.key, spec.numeric)]
+    return np.ravel_multi_index(where, spec.sizes)
+
+
+class _AxisIndex:
+    """One axis's ``index`` (the position of its value in each scenario), computed for the
+    scenarios asked for rather than stored for the whole sweep."""
+
+    def __init__(self, sizes: tuple[int, ...], mode: str, axis: int):
+        self.sizes, self.mode, self.axis = sizes, mode, axis
+
+    def __getitem__(self, scenarios):
+        if self.mode == "zip":
+            return scenarios
+        return np.unravel_index(scenarios, self.sizes)[self.axis]
+
+
+def _no_progress(total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
+    return contextlib.nullcontext(lambda done: None)
