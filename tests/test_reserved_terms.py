@@ -227,3 +227,14 @@ def test_replace_and_sweeps_take_counts_per_term_and_numbers():
     assert res["options.res.reserved_instances"].tolist() == ["per_term", [1, 2], [2, 2]]
     assert res["present_value"].tolist() == pytest.approx(
         [730 * (9 * S1 - 36), 730 * (9 * S1 - 36), 730 * (6 * S1 + 24)], rel=1e-12)
+
+
+def test_a_sweep_of_the_discount_rate_alone_with_a_reserved_option():
+    # Only the discount rate varies: the instance-hours are one row, the discount factors one
+    # per scenario (this failed to broadcast; found by the uncertainty fuzz cases).
+    plan = planner.load(_plan_data())
+    frame = plan.sweep({"discount_rate": [0.0, 0.1]})
+    res = frame[frame["option"] == "res"]["present_value"].tolist()
+    expected = [next(o for o in plan.replace({"discount_rate": r}).evaluate().to_dict()
+                     ["options"] if o["name"] == "res")["present_value"] for r in (0.0, 0.1)]
+    assert res == pytest.approx(expected, rel=1e-12)

@@ -53,8 +53,10 @@ def best_reserved_instances(instance_hours: Array, hours_per_month: Array, reser
     it. The months are columns 1.. of ``instance_hours`` and ``disc`` (column 0 is month 0,
     which has no work). (S, 1) [instances]
     """
-    hours = instance_hours[:, 1:]
-    w = np.broadcast_to(disc[:, 1:], hours.shape)
+    # Scenarios may differ in their hours or only in their discount rate: broadcast both.
+    shape = np.broadcast_shapes(instance_hours[:, 1:].shape, disc[:, 1:].shape)
+    hours = np.broadcast_to(instance_hours[:, 1:], shape)
+    w = np.broadcast_to(disc[:, 1:], shape)
     order = np.argsort(-hours, axis=1, kind="stable")
     sorted_hours = np.take_along_axis(hours, order, axis=1)
     cum_weight = np.cumsum(np.take_along_axis(w, order, axis=1), axis=1)
