@@ -109,8 +109,9 @@ def test_the_same_seed_reproduces_and_chunking_does_not_matter():
     plan = planner.load(data)
     draws = make_draws(plan.usage)
     pairs = [("box", "rent")]
-    whole = summary(draw_frame(plan, draws), draws, ["box", "rent"], pairs)
-    pieces = summary(draw_frame(plan, draws, chunk_size=128), draws, ["box", "rent"], pairs)
+    whole = summary(draw_frame(plan, draws), draws, ["box", "rent"], pairs, pairs[0])
+    pieces = summary(draw_frame(plan, draws, chunk_size=128), draws, ["box", "rent"], pairs,
+                     pairs[0])
     assert json.dumps(whole) == json.dumps(pieces) == first
 
 
@@ -270,3 +271,28 @@ def test_page_one_says_how_sure_the_answer_is():
     with language("zh"):
         assert "1,000 次抽样" in content.uncertainty_sentence(result)
     assert content.uncertainty_sentence(planner.load(_plan()).evaluate()) == ""
+
+
+def test_first_order_indices_of_a_linear_figure():
+    from planner.engine.drivers import first_order_indices
+
+    # Y = 3 X1 + X2 + 0 X3 with independent uniforms: Var = (9 + 1) / 12, so X1 explains
+    # 9/10 of it, X2 1/10 and X3 none.
+    x = np.random.default_rng(1).random((20_000, 3))
+    indices = first_order_indices(x, 3 * x[:, 0] + x[:, 1])
+    assert indices == pytest.approx([0.9, 0.1, 0.0], abs=0.01)
+    assert first_order_indices(x, np.full(20_000, 5.0)).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_the_drivers_rank_the_inputs_of_the_headline_pair():
+    uncertainty = _uniform_price(0.5, 2.5, samples=2_000)
+    uncertainty["inputs"]["options.box.own.purchase_price"] = {
+        "distribution": "uniform", "low": 1_400, "high": 1_600}
+    block = planner.load(_plan(uncertainty)).evaluate().to_dict()["uncertainty"]
+    drivers = block["drivers"]
+    assert (drivers["own"], drivers["versus"]) == ("box", "rent")
+    # box − rent = C − 1,200 p: Var from p is 1,200² × 2² / 12 = 480,000, from C 200² / 12
+    # = 3,333: the rented price explains 99.3 %, the purchase price 0.7 %.
+    (first, s1), (second, s2) = [(d["input"], d["first_order"]) for d in drivers["inputs"]]
+    assert first == "options.rent.cloud.price_per_hour" and s1 == pytest.approx(0.993, abs=0.01)
+    assert second == "options.box.own.purchase_price" and s2 == pytest.approx(0.007, abs=0.01)

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from planner.cards.model import FreeTierCard, OwnCard
+from planner.engine.answer import headline_pair
 from planner.engine.breakeven import pv_at_levels
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.flows import COMPONENTS
@@ -73,7 +74,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         "break_even": pairs,
         "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,
     }
-    data["uncertainty"] = uncertainty(plan, data)
+    data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),

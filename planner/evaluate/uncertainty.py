@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from planner.engine.draws import Input, draw
+from planner.engine.drivers import first_order_indices
 from planner.usage.uncertainty_rules import copula_correlation, input_range
 
 #: Percentiles of SPEC §7, numpy's default (linear) method.
@@ -74,8 +75,10 @@ def draw_frame(plan, draws: Draws, *, chunk_size: int | None = None) -> pd.DataF
 
 
 def summary(frame: pd.DataFrame, draws: Draws, options: list[str],
-            pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """The ``uncertainty`` object of SPEC §7 from the draws' sweep ``frame``."""
+            pairs: list[tuple[str, str]],
+            headline: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The ``uncertainty`` object of SPEC §7 from the draws' sweep ``frame``, with the
+    ``drivers`` of the ``headline`` pair's difference in present value (own − versus)."""
     n = draws.samples
     by_option = {name: frame[frame["option"] == name].sort_values("scenario")
                  for name in options}
@@ -107,7 +110,29 @@ def summary(frame: pd.DataFrame, draws: Draws, options: list[str],
             "months": (dict(zip(("p5", "p50", "p95"), _percentiles(pays)))
                        if pays.size else None),
         })
+    result["drivers"] = drivers(by_option, draws, headline)
     return result
+
+
+def drivers(by_option: dict[str, pd.DataFrame], draws: Draws,
+            headline: tuple[str, str] | None) -> dict[str, Any] | None:
+    """Which inputs drive the spread of the headline pair's difference in present value
+    (own − versus, over the draws in which both are feasible): each input's first-order
+    Sobol' index, the largest first (:func:`planner.engine.drivers.first_order_indices`).
+    None without a pair, or with fewer than 100 such draws."""
+    if headline is None:
+        return None
+    own, versus = (by_option[name] for name in headline)
+    both = own["feasible"].to_numpy(bool) & versus["feasible"].to_numpy(bool)
+    if both.sum() < 100:
+        return None
+    difference = (own["present_value"].to_numpy(float)
+                  - versus["present_value"].to_numpy(float))[both]
+    indices = first_order_indices(draws.values[both], difference)
+    order = np.argsort(-indices, kind="stable")
+    return {"own": headline[0], "versus": headline[1],
+            "inputs": [{"input": draws.names[k], "first_order": float(indices[k])}
+                       for k in order]}
 
 
 def _percentiles(values: np.ndarray) -> list[float]:
@@ -122,13 +147,14 @@ def _statistics(values: np.ndarray) -> dict[str, float] | None:
     return {"mean": float(values.mean()), "p5": p5, "p50": p50, "p95": p95}
 
 
-def uncertainty(plan, data: Mapping[str, Any]) -> dict[str, Any] | None:
+def uncertainty(plan, data: Mapping[str, Any],
+                headline: tuple[str, str] | None = None) -> dict[str, Any] | None:
     """SPEC §7's object for ``plan`` whose undrawn result is ``data`` (SPEC §2), or None
-    without an ``uncertainty`` map."""
+    without an ``uncertainty`` map; ``headline`` is the pair whose drivers are ranked."""
     if not plan.usage.get("uncertainty"):
         return None
     draws = make_draws(plan.usage)
     frame = draw_frame(plan, draws)
     options = [row["name"] for row in data["options"]]
     pairs = [(row["own"], row["versus"]) for row in data["break_even"]]
-    return summary(frame, draws, options, pairs)
+    return summary(frame, draws, options, pairs, headline)
