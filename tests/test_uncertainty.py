@@ -296,3 +296,26 @@ def test_the_drivers_rank_the_inputs_of_the_headline_pair():
     (first, s1), (second, s2) = [(d["input"], d["first_order"]) for d in drivers["inputs"]]
     assert first == "options.rent.cloud.price_per_hour" and s1 == pytest.approx(0.993, abs=0.01)
     assert second == "options.box.own.purchase_price" and s2 == pytest.approx(0.007, abs=0.01)
+
+
+def test_markdown_workbook_and_zip_carry_the_figures():
+    import io
+    import zipfile
+
+    import openpyxl
+
+    from planner.render import render
+
+    result = planner.load(_plan(_uniform_price(0.5, 2.5, samples=1_000))).evaluate()
+    markdown = render(result, "md").decode("utf-8")
+    assert "## Uncertainty" in markdown and "| box    |       62.5% |" in markdown
+    sheets = openpyxl.load_workbook(io.BytesIO(render(result, "xlsx")))
+    assert sheets.sheetnames[-3:] == ["Uncertainty", "Uncertain break-even",
+                                      "Uncertainty drivers"]
+    rent = [c.value for c in sheets["Uncertainty"][3]]
+    assert rent[:3] == ["rent", pytest.approx(0.375, abs=1e-3), 1]
+    names = zipfile.ZipFile(io.BytesIO(render(result, "zip"))).namelist()
+    assert "uncertainty_break_even.csv" in names
+    plain = planner.load(_plan()).evaluate()
+    assert "Uncertainty" not in openpyxl.load_workbook(io.BytesIO(render(plain, "xlsx"))) \
+        .sheetnames

@@ -305,6 +305,42 @@ def _sensitivity_lines(result: Result) -> list[str]:
     return lines + ["", text, ""]
 
 
+def _uncertainty_lines(result: Result) -> list[str]:
+    """SPEC §7's figures: the sentence, each option's shares and percentiles, each pair's
+    pay-off share and months, and the inputs that drive the spread ([] without draws)."""
+    block = result.data.get("uncertainty")
+    if not block:
+        return []
+    currency = result.data["currency"]
+    lines = ["## Uncertainty", "", content.uncertainty_sentence(result), ""]
+    rows = []
+    for row in block["options"]:
+        pv = row["present_value"] or {}
+        rows.append([row["name"], fmt.percent(block["cheapest_share"][row["name"]]),
+                     fmt.percent(row["feasible_share"]),
+                     *[fmt.money(pv.get(k), currency) for k in ("p5", "p50", "p95")]])
+    lines += markdown_table(["Option", "Cheapest in", "Feasible in", "Present value P5",
+                             "P50", "P95"], rows, numeric={1, 2, 3, 4, 5})
+    lines.append("")
+    if block["break_even"]:
+        rows = [[p["own"], p["versus"], fmt.percent(p["pays_off_share"]),
+                 *[_months((p["months"] or {}).get(k)) for k in ("p5", "p50", "p95")]]
+                for p in block["break_even"]]
+        lines += markdown_table(["Own", "Against", "Pays off in", "Months P5", "P50", "P95"],
+                                rows, numeric={2, 3, 4, 5})
+        lines.append("")
+    drivers = block.get("drivers")
+    if drivers:
+        lines += [(f"What drives the spread of {drivers['own']} against {drivers['versus']} "
+                  "(share of the variance of their difference in present value each input "
+                  "explains alone):"), ""]
+        lines += markdown_table(["Input", "Share"],
+                                [[d["input"], fmt.percent(d["first_order"])]
+                                 for d in drivers["inputs"]], numeric={1})
+        lines.append("")
+    return lines
+
+
 def render_markdown(result: Result, date: datetime.date) -> str:
     """Title, the recommendation and key inputs, then every table: options, warnings, cost
     breakdown per option, money by year, break-even (matrix and pairs), sensitivity and
@@ -347,6 +383,7 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     lines += _cash_flow_lines(result)
     lines += _break_even_lines(result)
     lines += _sensitivity_lines(result)
+    lines += _uncertainty_lines(result)
 
     lines += ["## Assumptions", ""]
     assumptions = content.assumption_rows(result)

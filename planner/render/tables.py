@@ -324,11 +324,62 @@ def assumptions_table(result: Result) -> Table:
     return Table("assumptions", "Assumptions", columns, rows, frozen=1)
 
 
+_STATISTICS = (("mean", "mean"), ("p5", "P5"), ("p50", "P50"), ("p95", "P95"))
+
+
+def uncertainty_table(result: Result) -> Table:
+    """SPEC §7, per option: the share of draws in which it is the cheapest and in which it is
+    feasible, and its present value and total cost over the feasible draws."""
+    block = result.data["uncertainty"]
+    columns = [Column("name", "Option"), Column("cheapest_share", "Cheapest in", "fraction"),
+               Column("feasible_share", "Feasible in", "fraction")]
+    for figure, label in (("present_value", "Present value"), ("total_cost", "Total cost")):
+        columns += [Column(f"{figure}_{key}", f"{label} {name}", "money")
+                    for key, name in _STATISTICS]
+    rows = []
+    for row in block["options"]:
+        cells = [row["name"], block["cheapest_share"][row["name"]], row["feasible_share"]]
+        for figure in ("present_value", "total_cost"):
+            cells += [clean((row[figure] or {}).get(key)) for key, _ in _STATISTICS]
+        rows.append(cells)
+    return Table("uncertainty", "Uncertainty", columns, rows, currency_column=True, frozen=1)
+
+
+def uncertainty_break_even_table(result: Result) -> Table:
+    """SPEC §7, per break-even pair: the share of draws (both options feasible) in which
+    buying pays off within the horizon, and the percentiles of its months."""
+    columns = [Column("own", "Own"), Column("versus", "Against"),
+               Column("pays_off_share", "Pays off in", "fraction")]
+    columns += [Column(f"months_{key}", f"Months {name}", "months")
+                for key, name in _STATISTICS[1:]]
+    rows = [[p["own"], p["versus"], clean(p["pays_off_share"]),
+             *[clean((p["months"] or {}).get(key)) for key, _ in _STATISTICS[1:]]]
+            for p in result.data["uncertainty"]["break_even"]]
+    return Table("uncertainty_break_even", "Uncertain break-even", columns, rows, frozen=2)
+
+
+def uncertainty_drivers_table(result: Result) -> Table:
+    """Which inputs drive the spread of the headline pair's difference in present value: each
+    input's first-order Sobol' index, the largest first."""
+    drivers = result.data["uncertainty"].get("drivers")
+    columns = [Column("input", "Input"), Column("first_order", "Share of the variance",
+                                                "fraction"),
+               Column("own", "Difference of"), Column("versus", "Against")]
+    rows = [] if drivers is None else [[d["input"], d["first_order"], drivers["own"],
+                                        drivers["versus"]] for d in drivers["inputs"]]
+    return Table("uncertainty_drivers", "Uncertainty drivers", columns, rows, frozen=1)
+
+
 def tables(result: Result) -> list[Table]:
-    """Every table of the result, in the order of the module's list."""
-    return [options_table(result), monthly_table(result), monthly_long_table(result),
-            breakdown_table(result), cash_flow_table(result), break_even_table(result),
-            sensitivity_table(result), cost_vs_usage_table(result), assumptions_table(result)]
+    """Every table of the result, in the order of the module's list (the uncertainty tables
+    only for a plan with an ``uncertainty`` map)."""
+    found = [options_table(result), monthly_table(result), monthly_long_table(result),
+             breakdown_table(result), cash_flow_table(result), break_even_table(result),
+             sensitivity_table(result), cost_vs_usage_table(result), assumptions_table(result)]
+    if result.data.get("uncertainty"):
+        found += [uncertainty_table(result), uncertainty_break_even_table(result),
+                  uncertainty_drivers_table(result)]
+    return found
 
 
 # -- summary ----------------------------------------------------------------------------------
