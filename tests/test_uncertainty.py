@@ -319,3 +319,23 @@ def test_markdown_workbook_and_zip_carry_the_figures():
     plain = planner.load(_plan()).evaluate()
     assert "Uncertainty" not in openpyxl.load_workbook(io.BytesIO(render(plain, "xlsx"))) \
         .sheetnames
+
+
+def test_the_report_has_a_section_and_a_drivers_chart_only_with_draws():
+    import re
+
+    from planner.render import render
+
+    uncertainty = _uniform_price(0.5, 2.5, samples=1_000)
+    uncertainty["inputs"]["options.box.own.purchase_price"] = {
+        "distribution": "uniform", "low": 1_400, "high": 1_600}
+    result = planner.load(_plan(uncertainty)).evaluate()
+    html = render(result, "html").decode("utf-8")
+    section = re.search(r'<section class="uncertainty">.*?</section>', html, re.DOTALL).group(0)
+    assert "How sure is the answer" in section and "10,000" not in section
+    share = result.to_dict()["uncertainty"]["cheapest_share"]["rent"]
+    assert "1,000 draws" in section and f"{share * 100:.1f}%" in section
+    assert '<svg class="chart chart-drivers"' in section
+    assert "options.rent.cloud.price_per_hour" in section
+    plain = render(planner.load(_plan()).evaluate(), "html").decode("utf-8")
+    assert "How sure is the answer" not in plain and "chart-drivers" not in plain

@@ -330,6 +330,27 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "label.ranking": ("Cost of every option over the horizon", "各方案规划期成本"),
     "label.sensitivity": ("Sensitivity of the break-even month to each key input",
                           "回本月份对各关键输入的敏感度"),
+    "label.drivers": ("What drives the spread of the answer", "决定结果分布的输入"),
+    "chart.drivers": ("Share of the variance explained alone (first-order Sobol' index)",
+                      "单独解释的方差占比（一阶 Sobol' 指数）"),
+    "h.uncertainty": ("How sure is the answer", "结论有多可靠"),
+    "unc.intro": (
+        ("The plan evaluated on {samples} draws of its uncertain inputs (a Latin hypercube, "
+        "seed {seed}). Present values are over the draws in which the option is feasible; "
+        "the months over the draws in which buying pays off."),
+        ("在不确定输入的 {samples} 次抽样（拉丁超立方，种子 {seed}）上评估本计划。现值按该方案可行的"
+        "抽样统计；回本月数按能回本的抽样统计。")),
+    "unc.own": ("Bought", "购买方案"),
+    "unc.versus": ("Against", "对比方案"),
+    "unc.cheapest": ("Cheapest in", "最低成本占比"),
+    "unc.feasible": ("Feasible in", "可行占比"),
+    "unc.pays": ("Pays off in", "回本占比"),
+    "unc.pv": ("Present value {p}", "现值 {p}"),
+    "unc.months": ("Months {p}", "月数 {p}"),
+    "cap.drivers": (
+        ("Each input's share of the variance of {own}'s present value less {versus}'s, "
+        "explained by that input alone, estimated from the draws."),
+        "各输入单独解释的 {own} 与 {versus} 现值之差的方差占比，由抽样估计。"),
     "label.free": ("Sessions a week and days a job waits per free tier",
                    "各免费额度的每周会话数与作业等待天数"),
 

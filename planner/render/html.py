@@ -167,6 +167,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "breakdown": charts.monthly_breakdown(result),
         "sensitivity": charts.sensitivity(result),
         "free": charts.free_tiers(result),
+        "drivers": charts.drivers(result),
     }
     marked = content.marked_break_even(result)
     options = content.option_rows(result)
@@ -203,6 +204,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "cash_flow": content.yearly_cash_flow(result),
         "costs": content.breakdown_tables(result),
         "free_tiers": content.free_tier_rows(result),
+        "uncertainty": content.uncertainty_section(result),
         "assumptions": content.assumption_rows(result),
         "formulas": content.formulas(result),
         "worked": content.worked_figures(result),

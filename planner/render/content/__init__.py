@@ -60,6 +60,7 @@ from planner.render.content.rows import (
     warnings,
 )
 from planner.render.content.served import decision_notes, served_text
+from planner.render.content.uncertainty import uncertainty_section
 from planner.result import STALE_AFTER_DAYS
 
 __all__ = [
@@ -70,7 +71,7 @@ __all__ = [
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
     "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation",
     "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "site_pue",
-    "uncertainty_sentence", "warnings",
+    "uncertainty_section", "uncertainty_sentence", "warnings",
     "worked_figures", "year_periods",
     "yearly_cash_flow",
 ]
