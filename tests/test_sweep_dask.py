@@ -255,7 +255,7 @@ def test_a_groups_scenarios_come_from_its_key(sizes, numeric, mode):
     """What a worker rebuilds from a spec (a group's scenarios, each axis's positions) is what
     the sweep found with its whole-sweep index arrays."""
     total = 6 if mode == "zip" else int(np.prod(sizes))
-    index = sweep_module._axis_indices(list(sizes), mode, total)
+    index = sweep_module.axis_indices(list(sizes), mode, total)
     found = []
     for key, members in sweep_module._groups(index, list(numeric)):
         spec = SweepSpec({}, None, (), (), numeric, (), (), sizes, mode, key, False)

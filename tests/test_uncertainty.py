@@ -339,3 +339,25 @@ def test_the_report_has_a_section_and_a_drivers_chart_only_with_draws():
     assert "options.rent.cloud.price_per_hour" in section
     plain = render(planner.load(_plan()).evaluate(), "html").decode("utf-8")
     assert "How sure is the answer" not in plain and "chart-drivers" not in plain
+
+
+def test_a_sweep_of_an_uncertain_plan_gives_the_shares_per_scenario():
+    # The machine's price swept; the rented price drawn in each scenario from U(0.5, 2.5):
+    # renting beats a machine of price C when p < C / 1,200, in (C / 1,200 − 0.5) / 2 of draws.
+    plan = planner.load(_plan(_uniform_price(0.5, 2.5, samples=2_000)))
+    frame = plan.sweep({"options.box.own.purchase_price": [900, 1_500, 2_400]})
+    rent = frame[frame.option == "rent"]
+    assert rent["uncertainty.cheapest_share"].tolist() == pytest.approx(
+        [(900 / 1200 - 0.5) / 2, (1500 / 1200 - 0.5) / 2, (2400 / 1200 - 0.5) / 2], abs=1e-3)
+    box = frame[frame.option == "box"]
+    assert (box["uncertainty.cheapest_share"] + rent["uncertainty.cheapest_share"].to_numpy()
+            ).tolist() == pytest.approx([1, 1, 1])
+    assert box["uncertainty.pays_off_share.rent"].tolist() == pytest.approx(
+        [1 - (900 / 1200 - 0.5) / 2, 1 - (1500 / 1200 - 0.5) / 2, 1 - (2400 / 1200 - 0.5) / 2],
+        abs=1e-3)
+    assert rent["uncertainty.pays_off_share.rent"].isna().all()
+    # The undrawn figures are those of the plain sweep; a swept key is not drawn.
+    plain = planner.load(_plan()).sweep({"options.box.own.purchase_price": [900, 1_500, 2_400]})
+    assert frame["present_value"].tolist() == plain["present_value"].tolist()
+    swept = plan.sweep({"options.rent.cloud.price_per_hour": [1.0, 2.0]})
+    assert swept[swept.option == "rent"]["uncertainty.cheapest_share"].tolist() == [1.0, 0.0]

@@ -148,14 +148,24 @@ class Plan:
         from planner.evaluate.progress import sweep_progress
         from planner.evaluate.sweep import run_sweep
 
+        uncertain = bool(self.usage.get("uncertainty")) and not dask_dataframe
+        if uncertain:  # the axes are read twice: without and with the draws
+            axes = {name: list(values) for name, values in axes.items()}
         executor = None
         if client is not None or dask_dataframe:
             from planner.evaluate.distributed import dask_executor
 
             executor = dask_executor(client, dask_dataframe=dask_dataframe)
-        return run_sweep(self, axes, mode=mode, chunk_size=chunk_size, break_even=break_even,
-                         executor=executor,
-                         progress=sweep_progress(False if dask_dataframe else progress))
+        frame = run_sweep(self, axes, mode=mode, chunk_size=chunk_size,
+                          break_even=break_even, executor=executor,
+                          progress=sweep_progress(False if dask_dataframe else progress))
+        if not uncertain:
+            return frame
+        from planner.evaluate.uncertainty import scenario_shares
+
+        shares = scenario_shares(self, axes, mode, executor=executor,
+                                 progress=sweep_progress(progress))
+        return frame.merge(shares, on=["scenario", "option"], how="left", sort=False)
 
 
 @contextlib.contextmanager

@@ -94,7 +94,7 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
                                      path=forms[1])])
     numeric = [all(_is_number(v) for v in vals) and tuple(p) not in STRUCTURAL
                for p, vals in zip(paths, values)]
-    index = _axis_indices(sizes, mode, total)
+    index = axis_indices(sizes, mode, total)
     arrays = [np.asarray(v, dtype=float) if num else None for v, num in zip(values, numeric)]
     _check_finite(names, arrays)
     groups = []
@@ -149,7 +149,7 @@ def _check_result_size(plan, names: list[str], total: int) -> None:
             f"{MAX_RESULT_BYTES / 1e9:.0f} GB (split it into several sweeps)")])
 
 
-def _axis_indices(sizes: list[int], mode: str, total: int) -> list[np.ndarray]:
+def axis_indices(sizes: list[int], mode: str, total: int) -> list[np.ndarray]:
     """For every axis, the index of its value in each scenario (scenario order: last axis
     fastest in product mode)."""
     scenario = np.arange(total)

@@ -67,11 +67,87 @@ def make_draws(usage: Mapping[str, Any]) -> Draws:
     return Draws(names, draw(items, samples, seed, correlation), samples, seed, items)
 
 
-def draw_frame(plan, draws: Draws, *, chunk_size: int | None = None) -> pd.DataFrame:
-    """The sweep of the draws: one row per (draw, option), as :meth:`planner.Plan.sweep`."""
+def draw_frame(plan, draws: Draws, *, chunk_size: int | None = None,
+               **sweep: Any) -> pd.DataFrame:
+    """The sweep of the draws: one row per (draw, option), as :meth:`planner.Plan.sweep`
+    without the draws' own shares (``sweep`` passes executor and progress on)."""
+    from planner.evaluate.progress import sweep_progress
+    from planner.evaluate.sweep import run_sweep
+
     axes = {name: draws.values[:, k] for k, name in enumerate(draws.names)}
-    kwargs = {} if chunk_size is None else {"chunk_size": chunk_size}
-    return plan.sweep(axes, mode="zip", **kwargs)
+    sweep.setdefault("progress", sweep_progress(None))
+    return run_sweep(plan, axes, mode="zip", chunk_size=chunk_size, **sweep)
+
+
+def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> pd.DataFrame:
+    """SPEC §7 for a sweep of an uncertain plan: in every scenario of ``axes``, the plan's
+    draws (the same for every scenario; a swept key is not drawn). One row per (scenario,
+    option): ``uncertainty.cheapest_share`` and ``uncertainty.feasible_share`` of the draws,
+    and on own rows ``uncertainty.pays_off_share.<versus>`` (among the draws in which both
+    are feasible). Evaluated as one zip sweep of scenarios × draws."""
+    from planner.errors import Problem, UserError
+    from planner.evaluate.sweep import MAX_SCENARIOS, axis_indices
+    from planner.usage.paths import canonical_path
+
+    draws = make_draws(plan.usage)
+    names = list(axes)
+    values = [list(axes[name]) for name in names]
+    sizes = [len(v) for v in values]
+    total = sizes[0] if mode == "zip" else int(np.prod(sizes, dtype=object))
+    n = draws.samples
+    if total * n > MAX_SCENARIOS:
+        raise UserError([Problem(
+            f"a sweep of an uncertain plan evaluates its {total:,} scenarios × "
+            f"{n:,} draws = {total * n:,}; the limit is {MAX_SCENARIOS:,} (lower "
+            f"uncertainty.samples or the number of scenarios)", path="uncertainty.samples")])
+    swept = {tuple(canonical_path(plan.usage, name)) for name in names}
+    combined: dict[str, Any] = {}
+    for name, vals, idx in zip(names, values, axis_indices(sizes, mode, total)):
+        column = np.empty(len(vals), dtype=object)
+        column[:] = vals
+        picked = column[idx]
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            picked = picked.astype(float)
+        combined[name] = np.repeat(picked, n)
+    for k, name in enumerate(draws.names):
+        if tuple(canonical_path(plan.usage, name)) not in swept:
+            combined[name] = np.tile(draws.values[:, k], total)
+    from planner.evaluate.progress import sweep_progress
+    from planner.evaluate.sweep import run_sweep
+
+    sweep.setdefault("progress", sweep_progress(None))
+    big = run_sweep(plan, combined, mode="zip", **sweep)
+    options = list(big["option"].cat.categories)
+    k = len(options)
+    order = np.argsort(big["scenario"].to_numpy() * k + big["option"].cat.codes.to_numpy(),
+                       kind="stable")
+    big = big.iloc[order]
+    feasible = big["feasible"].to_numpy(bool).reshape(total, n, k)
+    codes = big["cheapest"].cat.codes.to_numpy().reshape(total, n, k)[:, :, 0]
+    out = {"scenario": np.repeat(np.arange(total), k),
+           "option": np.tile(np.arange(k), total),
+           "uncertainty.cheapest_share": np.stack(
+               [(codes == j).mean(axis=1) for j in range(k)], axis=1).ravel(),
+           "uncertainty.feasible_share": feasible.mean(axis=1).ravel()}
+    kinds = big["kind"].to_numpy().reshape(total, n, k)[0, 0]
+    for j, versus in enumerate(options):
+        column = f"break_even.{versus}.months"
+        if column not in big:
+            continue
+        months = big[column].to_numpy(float).reshape(total, n, k)
+        share = np.full((total, k), np.nan)
+        for i in range(k):
+            if kinds[i] != "own" or i == j:
+                continue
+            both = feasible[:, :, i] & feasible[:, :, j]
+            pays = both & ~np.isnan(months[:, :, i])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                share[:, i] = np.where(both.any(axis=1), pays.sum(axis=1) / both.sum(axis=1),
+                                       np.nan)
+        out[f"uncertainty.pays_off_share.{versus}"] = share.ravel()
+    frame = pd.DataFrame(out)
+    frame["option"] = pd.Categorical.from_codes(frame["option"], categories=options)
+    return frame
 
 
 def summary(frame: pd.DataFrame, draws: Draws, options: list[str],
