@@ -223,6 +223,41 @@ def _statistics(values: np.ndarray) -> dict[str, float] | None:
     return {"mean": float(values.mean()), "p5": p5, "p50": p50, "p95": p95}
 
 
+def cumulative_bands(plan, draws: Draws) -> dict[str, dict[str, list[float]] | None]:
+    """Per option, the P5, P50 and P95 over the draws in which it is feasible of its
+    cumulative nominal cost at the end of each month 0..T (monthly_cost summed; residual value
+    not counted, as in §5.6), None where it is feasible in no draw. All draws at once, through
+    the engine."""
+    import copy
+
+    from planner.cards.resolve import resolve
+    from planner.engine.figures import compute
+    from planner.usage.paths import canonical_path
+
+    usage = copy.deepcopy(dict(plan.usage))
+    for k, name in enumerate(draws.names):
+        node: Any = usage
+        *parents, leaf = canonical_path(usage, name)
+        for key in parents:
+            node = node[key] if isinstance(key, int) else node.setdefault(key, {})
+        node[leaf] = draws.values[:, k]
+    with np.errstate(over="ignore"):
+        figures = compute(resolve(usage, plan.catalog).model, break_even=False)
+    bands: dict[str, dict[str, list[float]] | None] = {}
+    n = draws.samples
+    for o in figures.options:
+        monthly = o.flows.monthly_cost
+        feasible = np.broadcast_to(o.feasible, (n,))
+        cumulative = np.cumsum(np.broadcast_to(monthly, (n, monthly.shape[1])), axis=1)
+        kept = cumulative[feasible]
+        if kept.shape[0] == 0 or not np.isfinite(kept).all():
+            bands[o.name] = None
+            continue
+        p5, p50, p95 = np.percentile(kept, PERCENTILES, axis=0)
+        bands[o.name] = {"p5": p5.tolist(), "p50": p50.tolist(), "p95": p95.tolist()}
+    return bands
+
+
 def uncertainty(plan, data: Mapping[str, Any],
                 headline: tuple[str, str] | None = None) -> dict[str, Any] | None:
     """SPEC §7's object for ``plan`` whose undrawn result is ``data`` (SPEC §2), or None
@@ -233,4 +268,6 @@ def uncertainty(plan, data: Mapping[str, Any],
     frame = draw_frame(plan, draws)
     options = [row["name"] for row in data["options"]]
     pairs = [(row["own"], row["versus"]) for row in data["break_even"]]
-    return summary(frame, draws, options, pairs, headline)
+    block = summary(frame, draws, options, pairs, headline)
+    block["cumulative_cost"] = cumulative_bands(plan, draws)
+    return block

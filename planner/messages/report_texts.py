@@ -330,6 +330,12 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "label.ranking": ("Cost of every option over the horizon", "各方案规划期成本"),
     "label.sensitivity": ("Sensitivity of the break-even month to each key input",
                           "回本月份对各关键输入的敏感度"),
+    "label.bands": ("Cumulative cost under uncertainty, P5 to P95 shaded",
+                    "不确定性下的累计成本（阴影为 P5–P95）"),
+    "cap.bands": (
+        ("Cumulative cost per option, residual value not counted: the median over the draws "
+        "in which it is feasible (line) and the 5th to 95th percentile (shaded)."),
+        "各方案的累计成本（不计残值）：可行抽样的中位数（线）与第 5 至第 95 百分位（阴影）。"),
     "label.drivers": ("What drives the spread of the answer", "决定结果分布的输入"),
     "chart.drivers": ("Share of the variance explained alone (first-order Sobol' index)",
                       "单独解释的方差占比（一阶 Sobol' 指数）"),

@@ -168,6 +168,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "sensitivity": charts.sensitivity(result),
         "free": charts.free_tiers(result),
         "drivers": charts.drivers(result),
+        "bands": charts.cumulative_bands(result),
     }
     marked = content.marked_break_even(result)
     options = content.option_rows(result)
