@@ -179,6 +179,14 @@ def test_result_frames():
                                                "months_p50", "months_p95"]
 
 
+def test_a_plans_own_usage_loads_again():
+    # plan.usage holds every key, those not given as null: the parameters of other
+    # distributions are null, not given.
+    plan = planner.load(_plan(_uniform_price(0.5, 2.5, samples=500)))
+    again = planner.load(plan.usage).evaluate().to_dict()["uncertainty"]
+    assert again == plan.evaluate().to_dict()["uncertainty"]
+
+
 def test_replace_sets_the_uncertainty_map():
     plan = planner.load(_plan(_uniform_price(0.5, 2.5, samples=500)))
     smaller = plan.replace({"uncertainty.samples": 200}).evaluate().to_dict()["uncertainty"]
@@ -368,3 +376,17 @@ def test_a_sweep_of_an_uncertain_plan_gives_the_shares_per_scenario():
     assert frame["present_value"].tolist() == plain["present_value"].tolist()
     swept = plan.sweep({"options.rent.cloud.price_per_hour": [1.0, 2.0]})
     assert swept[swept.option == "rent"]["uncertainty.cheapest_share"].tolist() == [1.0, 0.0]
+
+
+def test_a_plan_without_draws_never_imports_scipy(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import json, sys, planner\n"
+            "plan = planner.load(json.loads(sys.argv[1]))\n"
+            "planner.report(plan.evaluate(), sys.argv[2])\n"
+            "print('scipy.stats' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(_plan()),
+                           str(tmp_path / "out.json")], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip().splitlines()[-1] == "False"

@@ -16,7 +16,6 @@ from planner.engine.flows import COMPONENTS
 from planner.engine.sensitivity import DEFAULT_RANGE, sensitivity
 from planner.engine.shares import mostly_overflow
 from planner.evaluate.provenance import assumption_dicts, assumptions, prices_as_of
-from planner.evaluate.uncertainty import uncertainty
 from planner.evaluate.workings import (
     buying_cheaper_sides,
     decision_fields,
@@ -74,7 +73,11 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         "break_even": pairs,
         "cheapest": figures.options[cheapest].name if cheapest >= 0 else None,
     }
-    data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
+    data["uncertainty"] = None
+    if plan.usage.get("uncertainty"):  # scipy.stats is imported only for a plan that draws
+        from planner.evaluate.uncertainty import uncertainty
+
+        data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),

@@ -23,6 +23,10 @@ from planner.usage.uncertainty_rules import copula_correlation, input_range
 
 #: Percentiles of SPEC §7, numpy's default (linear) method.
 PERCENTILES = (5, 50, 95)
+#: The most draws the cumulative bands are computed from (all months of all options at once):
+#: the first ones, which, the rows of a Latin hypercube being in random order, are a random
+#: sample of all of them.
+BAND_DRAWS = 20_000
 
 
 @dataclass
@@ -76,7 +80,10 @@ def draw_frame(plan, draws: Draws, *, chunk_size: int | None = None,
 
     axes = {name: draws.values[:, k] for k, name in enumerate(draws.names)}
     sweep.setdefault("progress", sweep_progress(None))
-    return run_sweep(plan, axes, mode="zip", chunk_size=chunk_size, **sweep)
+    # SPEC §7 needs the break-even months, not the break-even usage: the level search is
+    # skipped (the months are computed either way).
+    return run_sweep(plan, axes, mode="zip", chunk_size=chunk_size, break_even=False,
+                     **sweep)
 
 
 def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> pd.DataFrame:
@@ -116,7 +123,7 @@ def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> p
     from planner.evaluate.sweep import run_sweep
 
     sweep.setdefault("progress", sweep_progress(None))
-    big = run_sweep(plan, combined, mode="zip", **sweep)
+    big = run_sweep(plan, combined, mode="zip", break_even=False, **sweep)
     options = list(big["option"].cat.categories)
     k = len(options)
     order = np.argsort(big["scenario"].to_numpy() * k + big["option"].cat.codes.to_numpy(),
@@ -226,8 +233,8 @@ def _statistics(values: np.ndarray) -> dict[str, float] | None:
 def cumulative_bands(plan, draws: Draws) -> dict[str, dict[str, list[float]] | None]:
     """Per option, the P5, P50 and P95 over the draws in which it is feasible of its
     cumulative nominal cost at the end of each month 0..T (monthly_cost summed; residual value
-    not counted, as in §5.6), None where it is feasible in no draw. All draws at once, through
-    the engine."""
+    not counted, as in §5.6), None where it is feasible in no draw. The first
+    :data:`BAND_DRAWS` draws at once, through the engine."""
     import copy
 
     from planner.cards.resolve import resolve
@@ -240,11 +247,11 @@ def cumulative_bands(plan, draws: Draws) -> dict[str, dict[str, list[float]] | N
         *parents, leaf = canonical_path(usage, name)
         for key in parents:
             node = node[key] if isinstance(key, int) else node.setdefault(key, {})
-        node[leaf] = draws.values[:, k]
+        node[leaf] = draws.values[:BAND_DRAWS, k]
     with np.errstate(over="ignore"):
         figures = compute(resolve(usage, plan.catalog).model, break_even=False)
     bands: dict[str, dict[str, list[float]] | None] = {}
-    n = draws.samples
+    n = min(draws.samples, BAND_DRAWS)
     for o in figures.options:
         monthly = o.flows.monthly_cost
         feasible = np.broadcast_to(o.feasible, (n,))

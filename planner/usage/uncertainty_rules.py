@@ -64,7 +64,8 @@ def _input_problems(data: Mapping[str, Any], name: str, spec: Any) -> list[Probl
     wanted = DISTRIBUTIONS[kind]
     problems = [Problem(f"a {kind} distribution takes {_listed(wanted)}, not {key}",
                         path=f"{here}.{key}", at="key")
-                for key in spec if key != "distribution" and key not in wanted]
+                for key, value in spec.items()
+                if key != "distribution" and key not in wanted and value is not None]
     missing = [p for p in wanted if spec.get(p) is None]
     if missing:
         problems.append(Problem(f"a {kind} distribution needs {_listed(missing)}", path=here,
