@@ -1,4 +1,5 @@
-"""The command line (SPEC §3): report, validate, schema, diff, catalog (and catalog import).
+"""The command line (SPEC §3): report, validate, schema, diff, catalog (and catalog import),
+calibrate (SPEC §9).
 
 One module per command family: :mod:`planner.cli.report` (report, validate, schema),
 :mod:`planner.cli.diff`, :mod:`planner.cli.catalog` (the listing) with
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import click
 
-from planner.cli import catalog, diff, report
+from planner.cli import calibrate, catalog, diff, report
 
 __all__ = ["main"]
 
@@ -31,3 +32,4 @@ main.add_command(report.validate)
 main.add_command(diff.diff)
 main.add_command(catalog.catalog)
 main.add_command(report.schema)
+main.add_command(calibrate.calibrate)

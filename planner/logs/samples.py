@@ -1,0 +1,27 @@
+"""What a log holds once read: utilization samples of GPUs, or GPU jobs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class GpuSamples:
+    """The samples of one GPU: times [s since the epoch], utilization [%], power [W, None
+    where the log has none], in the order read."""
+
+    gpu: str
+    times: list[float] = field(default_factory=list)
+    utilization: list[float] = field(default_factory=list)
+    power: list[float | None] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One Slurm job with GPUs: its start and end [s since the epoch], its elapsed time [h]
+    and the GPUs allocated to it."""
+
+    start: float
+    end: float
+    elapsed_hours: float
+    gpus: int

@@ -1,0 +1,181 @@
+"""``planner calibrate`` (SPEC §9): demand from nvidia-smi logs and Slurm sacct output.
+
+Figures are worked by hand in each test; ``tests/fixtures/logs/h200-*.csv`` are real logs of
+an NVIDIA H200 taken with nvidia-smi (``-lms 500`` with units, ``-l 1`` without) while a
+bf16 matrix multiply ran for 12 s, paused 5 s and ran 6 s more.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from planner.cli import main
+from planner.errors import UserError
+from planner.logs.figures import read_logs
+from planner.logs.sacct import elapsed_hours, tres_gpus
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
+STAMP = "2024/05/01 12:{:02d}:{:02d}.000"
+
+
+def _stamp(seconds: int) -> str:
+    return STAMP.format(seconds // 60, seconds % 60)
+
+
+def _smi(tmp_path: Path) -> list[str]:
+    """GPU A: samples at 0, 60, 120, 180 s at 100, 50, 0, 100 % (300, 200, 50, 300 W); GPU B
+    (another file): at 0, 60, 120, 1200 s, always 100 % (400 W, one power [Not Supported])."""
+    a = tmp_path / "a.csv"
+    a.write_text("timestamp, uuid, utilization.gpu [%], power.draw [W]\n" + "".join(
+        f"{_stamp(t)}, GPU-a, {u} %, {w} W\n"
+        for t, u, w in ((0, 100, 300), (60, 50, 200), (120, 0, 50), (180, 100, 300))))
+    b = tmp_path / "b.csv"
+    b.write_text("timestamp, uuid, utilization.gpu [%], power.draw [W]\n" + "".join(
+        f"{_stamp(t)}, GPU-b, {u}, {w}\n"
+        for t, u, w in ((0, 100, 400), (60, 100, 400), (120, 100, "[Not Supported]"),
+                        (1200, 100, 400))))
+    return [str(a), str(b)]
+
+
+def test_nvidia_smi_figures_by_hand(tmp_path):
+    c = read_logs(_smi(tmp_path))
+    # A: Δt 60 s each (its last the median, 60): busy 60 × (1 + 0.5 + 0 + 1) = 150 s.
+    # B: intervals 60, 60, 1,080; median 60, so the gap counts 5 × 60 = 300 s; last 60 s:
+    # busy 60 + 60 + 300 + 60 = 480 s. Span: 0 to 1,200 + 60 = 1,260 s = 0.35 h.
+    assert c.gpus == 2
+    assert c.span_hours == pytest.approx(0.35)
+    assert c.busy_gpu_hours == pytest.approx(630 / 3600)
+    assert c.utilization == pytest.approx(0.175 / (2 * 0.35))
+    assert c.gpu_hours_per_month == pytest.approx(0.175 / 0.35 * 730)
+    # Busy samples (≥ 50 %) with power: 300, 200, 300, 400, 400, 400; idle: 50.
+    assert c.power_watts_busy == pytest.approx(2000 / 6)
+    assert c.power_watts_idle == pytest.approx(50)
+    assert c.growth_per_year is None and c.source == "nvidia-smi"
+
+
+def test_gpus_without_a_uuid_are_told_apart_by_index_within_a_file(tmp_path):
+    log = tmp_path / "two.csv"
+    log.write_text("timestamp, index, utilization.gpu [%]\n" + "".join(
+        f"{_stamp(t)}, {i}, {u} %\n" for t in (0, 60, 120) for i, u in ((0, 100), (1, 0))))
+    c = read_logs([str(log)])
+    assert c.gpus == 2 and c.busy_gpu_hours == pytest.approx(180 / 3600)
+    assert c.utilization == pytest.approx(0.5) and c.power_watts_busy is None
+
+
+def test_a_repeated_header_and_missing_values_are_skipped(tmp_path):
+    log = tmp_path / "appended.csv"
+    header = "timestamp, utilization.gpu [%]\n"
+    log.write_text(header + f"{_stamp(0)}, 100 %\n{_stamp(60)}, [N/A]\n" + header
+                   + f"{_stamp(120)}, 100 %\n")
+    c = read_logs([str(log)])
+    # Samples at 0 and 120 s: Δt 120 s each; busy 240 s over 240 s.
+    assert c.busy_gpu_hours == pytest.approx(240 / 3600) and c.utilization == pytest.approx(1)
+
+
+SACCT = """JobID|JobName|State|Start|End|Elapsed|AllocTRES
+1001|train|COMPLETED|2024-05-01T00:00:00|2024-05-01T10:00:00|10:00:00|billing=8,cpu=8,gres/gpu:a100=2,gres/gpu=2,mem=64G,node=1
+1001.batch|batch|COMPLETED|2024-05-01T00:00:00|2024-05-01T10:00:00|10:00:00|cpu=8,gres/gpu=2,mem=64G,node=1
+1001.0|python|COMPLETED|2024-05-01T00:00:00|2024-05-01T10:00:00|10:00:00|cpu=8,gres/gpu=2,mem=64G,node=1
+1002|eval|COMPLETED|2024-05-01T05:00:00|2024-05-02T07:00:00|1-02:00:00|cpu=4,gres/gpu=1
+1003|queued|PENDING|Unknown|Unknown|00:00:00|billing=1,cpu=1,gres/gpu=4
+1004|cpu-only|COMPLETED|2024-05-01T01:00:00|2024-05-01T02:00:00|01:00:00|cpu=4,mem=8G
+1005|typed|COMPLETED|2024-05-02T08:00:00|2024-05-02T10:00:00|02:00:00|gres/gpu:h100=4
+"""
+
+
+def test_sacct_figures_by_hand(tmp_path):
+    log = tmp_path / "sacct.txt"
+    log.write_text(SACCT)
+    c = read_logs([str(log)])
+    # Jobs 1001 (10 h × 2), 1002 (26 h × 1), 1005 (2 h × 4): 54 GPU-hours; steps, the
+    # pending job and the CPU job skipped. Span: May 1 00:00 to May 2 10:00, 34 h. Most at
+    # once: 4 (job 1005; 1001 and 1002 overlap with 3).
+    assert c.busy_gpu_hours == pytest.approx(54)
+    assert c.span_hours == pytest.approx(34)
+    assert c.gpus == 4
+    assert c.utilization == pytest.approx(54 / (4 * 34))
+    assert c.gpu_hours_per_month == pytest.approx(54 / 34 * 730)
+    assert c.power_watts_busy is None and c.source == "sacct"
+
+
+def test_sacct_fields():
+    assert elapsed_hours("1-02:03:04") == pytest.approx(26 + 3 / 60 + 4 / 3600)
+    assert elapsed_hours("02:03:04") == pytest.approx(2 + 3 / 60 + 4 / 3600)
+    assert elapsed_hours("03:04") == pytest.approx(3 / 60 + 4 / 3600)
+    assert tres_gpus("billing=8,gres/gpu:a100=2,gres/gpu=2") == 2  # counted once
+    assert tres_gpus("gres/gpu:a100=2,gres/gpu:v100=1") == 3
+    assert tres_gpus("cpu=4,mem=8G") == 0
+
+
+def test_a_growth_is_fitted_on_whole_months(tmp_path):
+    # One job at the start of each of five months, 100 × 1.1^k hours on one GPU: four whole
+    # months (the fifth has not ended), busy 100, 110, 121, 133.1: 10 % a month, 1.1^12 − 1
+    # a year.
+    lines = ["JobID|Start|End|Elapsed|AllocTRES"]
+    import datetime as dt
+
+    origin = dt.datetime(2024, 1, 1)
+    for k in range(5):
+        hours = 100 * 1.1 ** k
+        start = origin + dt.timedelta(hours=730 * k)
+        end = start + dt.timedelta(hours=hours)
+        clock = f"{int(hours):02d}:{int(hours * 60) % 60:02d}:{round(hours * 3600) % 60:02d}"
+        lines.append(f"{k}|{start.isoformat()}|{end.isoformat()}|{clock}|gres/gpu=1")
+    log = tmp_path / "months.txt"
+    log.write_text("\n".join(lines) + "\n")
+    c = read_logs([str(log)])
+    assert c.growth_per_year == pytest.approx(1.1 ** 12 - 1, rel=1e-3)
+
+
+def test_real_h200_logs_with_and_without_units():
+    units = read_logs([str(FIXTURES / "h200-smi-units.csv")])
+    plain = read_logs([str(FIXTURES / "h200-smi-nounits.csv")])
+    for c in (units, plain):
+        assert c.gpus == 1
+        # 18 s of work in about 45 s of logging.
+        assert 0.3 < c.utilization < 0.55
+        assert c.power_watts_busy > 500 and c.power_watts_idle < 150
+    assert units.utilization == pytest.approx(plain.utilization, abs=0.06)
+
+
+def test_the_command_prints_a_demand_block_that_loads(tmp_path):
+    import yaml
+
+    import planner
+
+    result = CliRunner().invoke(main, ["calibrate", *_smi(tmp_path)])
+    assert result.exit_code == 0, result.output
+    block = yaml.safe_load(result.output)
+    assert block["demand"]["gpu_hours_per_month"] == pytest.approx(365)
+    plan = planner.load({"version": 1, **block, "options": [
+        {"name": "rent", "cloud": {"price_per_hour": 1, "gpus": 1}}]})
+    assert plan.evaluate().to_dict()["options"][0]["total_cost"] == pytest.approx(365 * 36)
+    data = json.loads(CliRunner().invoke(main, ["calibrate", "--format", "json",
+                                                 "--hours-per-month", "720",
+                                                 *_smi(tmp_path)]).output)
+    assert data["gpu_hours_per_month"] == pytest.approx(360)
+    assert set(data) >= {"gpus", "span_hours", "busy_gpu_hours", "utilization",
+                         "gpu_hours_per_month", "power_watts_busy", "power_watts_idle"}
+
+
+def test_unreadable_logs_are_user_errors_naming_file_and_line(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("timestamp, utilization.gpu [%]\n2024/05/01 12:00:00.000, 10 %\nyesterday, 5 %\n")
+    other = tmp_path / "notes.txt"
+    other.write_text("hello\n")
+    sacct = tmp_path / "sacct.txt"
+    sacct.write_text(SACCT)
+    with pytest.raises(UserError) as caught:
+        read_logs([str(bad), str(other)])
+    found = {(Path(p.file).name, p.line) for p in caught.value.problems}
+    assert found == {("bad.csv", 3), ("notes.txt", 1)}
+    with pytest.raises(UserError, match="not both"):
+        read_logs([str(sacct), *_smi(tmp_path)])
+    result = CliRunner().invoke(main, ["calibrate", str(tmp_path / "missing.csv")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert math.isfinite(read_logs([str(sacct)]).utilization)
