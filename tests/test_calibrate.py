@@ -2,7 +2,8 @@
 
 Figures are worked by hand in each test; ``tests/fixtures/logs/h200-*.csv`` are real logs of
 an NVIDIA H200 taken with nvidia-smi (``-lms 500`` with units, ``-l 1`` without) while a
-bf16 matrix multiply ran for 12 s, paused 5 s and ran 6 s more.
+bf16 matrix multiply ran for 12 s, paused 5 s and ran 6 s more; ``h200-dmon*.txt`` are
+``nvidia-smi dmon -c 30`` (plain, and ``-o DT -s pu``) while one ran for 10 s.
 """
 
 from __future__ import annotations
@@ -179,3 +180,35 @@ def test_unreadable_logs_are_user_errors_naming_file_and_line(tmp_path):
     result = CliRunner().invoke(main, ["calibrate", str(tmp_path / "missing.csv")])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert math.isfinite(read_logs([str(sacct)]).utilization)
+
+
+def test_real_dmon_logs_count_their_seconds():
+    # 30 one-second samples each: 10 at 100 % with -o DT, 11 in the plain log (its sampling
+    # caught one more second of the burst); the rest at 0 %.
+    dated = read_logs([str(FIXTURES / "h200-dmon-dt.txt")])
+    plain = read_logs([str(FIXTURES / "h200-dmon.txt")])
+    assert dated.gpus == plain.gpus == 1
+    assert dated.span_hours == plain.span_hours == pytest.approx(30 / 3600)
+    assert dated.busy_gpu_hours == pytest.approx(10 / 3600)
+    assert plain.busy_gpu_hours == pytest.approx(11 / 3600)
+    assert dated.power_watts_busy > 600 and dated.power_watts_idle < 150
+
+
+def test_dmon_with_a_clock_alone_crosses_midnight_and_skips_missing_values(tmp_path):
+    log = tmp_path / "dmon.txt"
+    log.write_text("#Time        gpu    pwr     sm\n#HH:MM:SS    Idx      W      %\n"
+                   " 23:59:58      0    300    100\n 23:59:58      1    100      0\n"
+                   " 23:59:59      0    300    100\n 23:59:59      1      -      -\n"
+                   "#Time        gpu    pwr     sm\n#HH:MM:SS    Idx      W      %\n"
+                   " 00:00:00      0    300     50\n 00:00:00      1    100      0\n")
+    c = read_logs([str(log)])
+    # GPU 0: 23:59:58, :59, 00:00:00 (the next day), 1 s each: busy 1 + 1 + 0.5 = 2.5 s.
+    # GPU 1: 23:59:58 and 00:00:00 (its :59 line has no value): Δt 2 s each, idle.
+    assert c.gpus == 2
+    assert c.busy_gpu_hours == pytest.approx(2.5 / 3600)
+    assert c.span_hours == pytest.approx(4 / 3600)  # 23:59:58 to 00:00:00 + 2 s
+    assert c.power_watts_busy == pytest.approx(300) and c.power_watts_idle == pytest.approx(100)
+    log.write_text("# gpu    pwr     sm\n# Idx      W      %\n    0    300\n")
+    with pytest.raises(UserError) as caught:
+        read_logs([str(log)])
+    assert caught.value.problems[0].line == 3

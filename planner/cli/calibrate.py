@@ -19,8 +19,9 @@ def calibrate(logs: tuple[str, ...], fmt: str, hours_per_month: float) -> None:
     """Read GPU usage logs and print the demand they show.
 
     LOGS are nvidia-smi --query-gpu=timestamp,uuid,utilization.gpu,power.draw --format=csv
-    logs (units or not, -l loops, several GPUs), or Slurm sacct --parsable2 output with
-    AllocTRES or ReqTRES; several files are read together.
+    logs (units or not, -l loops, several GPUs), nvidia-smi dmon output (-o DT for its
+    times), or Slurm sacct --parsable2 output with AllocTRES or ReqTRES; several files are
+    read together.
 
     Example: planner calibrate gpu.csv > demand.yaml
     """

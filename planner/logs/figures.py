@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from planner.errors import Problem, UserError
+from planner.logs.dmon import is_dmon, read_dmon
 from planner.logs.nvidia_smi import is_nvidia_smi, read_nvidia_smi
 from planner.logs.sacct import is_sacct, read_sacct
 from planner.logs.samples import GpuSamples, Job
@@ -69,13 +70,17 @@ def read_logs(paths: list[str], hours_per_month: float = 730.0) -> Calibration:
             if is_nvidia_smi(first):
                 kinds.add("nvidia-smi")
                 gpus += read_nvidia_smi(text[text.index(first):], path)
+            elif is_dmon(first):
+                kinds.add("nvidia-smi")
+                gpus += read_dmon(text[text.index(first):], path)
             elif is_sacct(first):
                 kinds.add("sacct")
                 jobs += read_sacct(text[text.index(first):], path)
             else:
                 problems.append(Problem(
                     "not a log planner can read: expected nvidia-smi --query-gpu=timestamp,"
-                    "utilization.gpu,… --format=csv, or sacct --parsable2 with AllocTRES",
+                    "utilization.gpu,… --format=csv, nvidia-smi dmon, or sacct --parsable2 "
+                    "with AllocTRES",
                     file=path, line=1))
         except UserError as err:
             problems += err.problems

@@ -1,0 +1,82 @@
+"""``nvidia-smi dmon`` output: whitespace-separated columns under ``#`` header lines.
+
+The first header names the columns (``gpu``, ``pwr``, ``sm``, …; with ``-o DT`` also ``Date``
+and ``Time``), the second their units; dmon repeats both now and then, and every ``#`` line is
+skipped. Utilization is the ``sm`` column [%], power ``pwr`` [W]; ``-`` is no value. Times come
+from ``Date`` (YYYYMMDD) and ``Time`` (HH:MM:SS); with ``Time`` alone, a time earlier than the
+one before is the next day; without either, samples are one second apart, dmon's default
+interval (record with ``-o DT`` to be exact). GPUs are told apart by file and ``gpu`` index.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from planner.errors import Problem, UserError
+from planner.logs.samples import GpuSamples
+
+
+def is_dmon(first_line: str) -> bool:
+    """Whether a file whose first line is ``first_line`` is ``nvidia-smi dmon`` output."""
+    names = first_line.lstrip("#").split()
+    return first_line.startswith("#") and "gpu" in names and "sm" in names
+
+
+def read_dmon(text: str, file: str) -> list[GpuSamples]:
+    """The GPUs of one dmon log and their samples; a line that cannot be read is a user error
+    naming the file and the line."""
+    lines = text.splitlines()
+    names = lines[0].lstrip("#").split()
+    at = {name.lower(): i for i, name in enumerate(names)}
+    gpus: dict[str, GpuSamples] = {}
+    problems = []
+    day_offset, last_clock = 0.0, None
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split()
+        if len(cells) != len(names):
+            problems.append(Problem(f"expected {len(names)} columns as in the header, got "
+                                    f"{len(cells)}", file=file, line=number))
+            continue
+        try:
+            busy = _value(cells[at["sm"]])
+            power = _value(cells[at["pwr"]]) if "pwr" in at else None
+            when = _when(cells, at)
+        except ValueError:
+            problems.append(Problem("cannot read this line's date, time, sm or pwr", file=file,
+                                    line=number))
+            continue
+        if "date" not in at and "time" in at:  # a clock alone: past midnight is the next day
+            if last_clock is not None and when + day_offset < last_clock:
+                day_offset += 86_400.0
+            when += day_offset
+            last_clock = when
+        if busy is None:
+            continue
+        key = f"{file}#{cells[at['gpu']]}"
+        samples = gpus.setdefault(key, GpuSamples(key))
+        if when is None:  # no time columns: the GPU's n-th line is at n seconds
+            when = float(len(samples.times))
+        samples.times.append(when)
+        samples.utilization.append(busy)
+        samples.power.append(power)
+    if problems:
+        raise UserError(problems)
+    return list(gpus.values())
+
+
+def _value(text: str) -> float | None:
+    return None if text == "-" else float(text)
+
+
+def _when(cells: list[str], at: dict[str, int]) -> float | None:
+    """Seconds since the epoch (UTC) of a line, since midnight with a clock alone, or None
+    without either (see the module)."""
+    if "date" in at and "time" in at:
+        moment = _dt.datetime.strptime(cells[at["date"]] + cells[at["time"]], "%Y%m%d%H:%M:%S")
+        return moment.replace(tzinfo=_dt.timezone.utc).timestamp()
+    if "time" in at:
+        clock = _dt.datetime.strptime(cells[at["time"]], "%H:%M:%S")
+        return clock.hour * 3600.0 + clock.minute * 60.0 + clock.second
+    return None
