@@ -75,7 +75,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),
-        cost_vs_usage=_cost_vs_usage(plan, data),
+        cost_vs_usage=_cost_vs_usage(plan, figures, data),
         assumptions=_assumptions(plan),
         inputs=_inputs(plan),
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
@@ -202,6 +202,9 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
                                          else _num(o.capacity_gpu_hours_per_month[0])),
         "unmet_gpu_hours_per_month": _num(o.unmet_gpu_hours_per_month[0]),
         "first_unmet_month": _int_or_none(o.first_unmet_month[0]),
+        "machines": None if o.machines is None else _int_or_none(o.machines[0]),
+        "cost_per_owned_gpu_hour": (None if o.cost_per_owned_gpu_hour is None
+                                    else _num(o.cost_per_owned_gpu_hour[0])),
         **_free_tier_use(plan, o),
         **_who_serves(plan, o),
     }
@@ -278,9 +281,10 @@ def _monthly_frame(figures: Figures) -> pd.DataFrame:
     return frame
 
 
-def _cost_vs_usage(plan, data: dict[str, Any]) -> pd.DataFrame:
-    """Present value and total cost of every option over a range of month-1 demand levels."""
-    model = plan.model
+def _cost_vs_usage(plan, figures: Figures, data: dict[str, Any]) -> pd.DataFrame:
+    """Present value and total cost of every option over a range of month-1 demand levels
+    (``machines: auto`` at the count chosen for the plan's demand, as the break-even rows)."""
+    model = figures.model if figures.model is not None else plan.model
     level = float(np.asarray(model.demand.level).ravel()[0])
     marks = [level]
     for pair in data["break_even"]:

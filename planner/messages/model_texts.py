@@ -82,6 +82,10 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "plausible.lifetime_years": (
         "a lifetime of {value:g} years: is it in months (did you mean {guess:.3g})?",
         "使用寿命 {value:g} 年：是否按月填写（是否想写 {guess:.3g}）？"),
+    "plausible.machines": (
+        "{value:g} identical machines is more than {limit:g}: is it a count of GPUs (gpu_count) "
+        "or of hours?",
+        "{value:g} 台相同的机器超过 {limit:g} 台：是否填成了 GPU 数量（gpu_count）或小时数？"),
     "plausible.hours_per_month": (
         ("{value:g} hours is more than a 31-day month has ({limit:g}): is it the hours of a "
         "year (did you mean 730)?"),
@@ -103,6 +107,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "qty.kwh": ("kWh", "千瓦时"),
     "qty.years": ("years", "年"),
     "qty.months": ("months", "个月"),
+    "qty.machine_years": ("machine-years", "台·年"),
+    "qty.machine_months": ("machine-months", "台·月"),
     "qty.system_hours": ("system-hours", "整机小时"),
     "qty.instance_hours": ("instance-hours", "实例小时"),
     "qty.on_demand_instance_hours": ("on-demand instance-hours", "按需实例小时"),
