@@ -83,8 +83,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
         "a lifetime of {value:g} years: is it in months (did you mean {guess:.3g})?",
         "使用寿命 {value:g} 年：是否按月填写（是否想写 {guess:.3g}）？"),
     "plausible.machines": (
-        "{value:g} identical machines is more than {limit:g}: is it a count of GPUs (gpu_count) "
-        "or of hours?",
+        ("{value:g} identical machines is more than {limit:g}: is it a count of GPUs "
+         "(gpu_count) or of hours?"),
         "{value:g} 台相同的机器超过 {limit:g} 台：是否填成了 GPU 数量（gpu_count）或小时数？"),
     "plausible.hours_per_month": (
         ("{value:g} hours is more than a 31-day month has ({limit:g}): is it the hours of a "
