@@ -304,6 +304,12 @@ def test_break_even_months_count_the_purchase_as_a_step_at_its_month():
     assert pair["months"] == pytest.approx(3 + 5000 / 1416.2)
     assert pair["system_hours"] == pytest.approx(730 * 5000 / 1416.2)
     assert pair["gpu_hours_per_month"] == pytest.approx(937.5 / (9 * 1.94))
+    # The report's worked line: the last month end above is 6, where the box is 5,000 −
+    # 3 × 1,416.2 = 751.4 above, and 664.8 below at the end of month 7.
+    crossing = result.break_even_crossings[("box", "rent")]
+    assert crossing.last_month_above == 6
+    assert crossing.cost_gap_at_last_month == pytest.approx(751.4)
+    assert crossing.cost_gap_after_last_month == pytest.approx(-664.8)
 
 
 def test_a_step_of_the_other_option_can_be_the_break_even():

@@ -85,25 +85,32 @@ def _months_with_steps(own_cum: Array, other_cum: Array, step: Array) -> Array:
     own − other runs from D_{k−1} to D_k − step_k over month k, then jumps to D_k. The last
     point above is either a month end after its step (the crossing is on the next month's
     line) or the moment before a step that brings the curve down (the crossing is the step)."""
+    ever, at_end, last, d0, d1 = _last_point_above(own_cum, other_cum, step)
+    k = last // 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        on_line = k + d0 / (d0 - d1)
+    crossing = np.where(last % 2 == 1, (last + 1) // 2, on_line)
+    months = np.where(ever, crossing, 0.0)
+    return np.where(at_end, np.nan, months)
+
+
+def _last_point_above(own_cum: Array, other_cum: Array, step: Array) -> tuple[Array, ...]:
+    """Along the points D_0, D_1⁻, D_1, D_2⁻, …, D_T (D_k⁻ = D_k − step_k: the moment before
+    month k's step): (above at some point, above at T, the index of the last point above, its
+    value and the next point's), each (S,)."""
     diff = own_cum - other_cum
     rows, width = diff.shape
     before = diff - np.broadcast_to(step, diff.shape)
     scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
     tol = (_REL_TOL * np.maximum(scale, 1.0))[:, None]
-    points = np.empty((rows, 2 * width - 1))  # D_0, D_1⁻, D_1, D_2⁻, …, D_T
+    points = np.empty((rows, 2 * width - 1))
     points[:, 0::2] = diff
     points[:, 1::2] = before[:, 1:]
     above = points > tol
     last = points.shape[1] - 1 - np.argmax(above[:, ::-1], axis=1)
     r = np.arange(rows)
-    k = last // 2
     nxt = np.minimum(last + 1, points.shape[1] - 1)
-    d0, d1 = points[r, last], points[r, nxt]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        on_line = k + d0 / (d0 - d1)
-    crossing = np.where(last % 2 == 1, (last + 1) // 2, on_line)
-    months = np.where(above.any(axis=1), crossing, 0.0)
-    return np.where(above[:, -1], np.nan, months)
+    return above.any(axis=1), above[:, -1], last, points[r, last], points[r, nxt]
 
 
 def last_month_above(own_cum: Array, other_cum: Array) -> tuple[Array, Array, Array]:
@@ -121,6 +128,23 @@ def last_month_above(own_cum: Array, other_cum: Array) -> tuple[Array, Array, Ar
     inside = ever & ~at_end
     return (np.where(ever, last, -1), np.where(ever, d0, np.nan),
             np.where(inside, d1, np.nan))
+
+
+def last_month_above_with_steps(own_cum: Array, other_cum: Array, own_steps: Array | None,
+                                other_steps: Array | None) -> tuple[Array, Array, Array, Array]:
+    """:func:`last_month_above` where month costs may be steps at their month's end (SPEC §6):
+    the gap after month k + 1 is taken just before that month's step; and whether the
+    break-even is a step itself (the moment before a step is the last one above, and the step
+    brings the own option below: ``months`` is that month, no line crosses). (S,) each."""
+    if own_steps is None and other_steps is None:
+        last, gap, after = last_month_above(own_cum, other_cum)
+        return last, gap, after, np.zeros(last.shape, dtype=bool)
+    ever, at_end, point, d0, d1 = _last_point_above(own_cum, other_cum,
+                                                    _difference(own_steps, other_steps))
+    at_step = ever & (point % 2 == 1)
+    inside = ever & ~at_end & ~at_step
+    return (np.where(ever, point // 2, -1), np.where(ever & ~at_step, d0, np.nan),
+            np.where(inside, d1, np.nan), at_step)
 
 
 def _last_above(own_cum: Array, other_cum: Array) -> tuple[Array, ...]:
