@@ -167,6 +167,20 @@ def test_auto_covers_the_largest_month_of_service_only():
     assert cover(-0.5, 6) == 1
 
 
+def test_auto_says_when_it_stops_short_of_the_demand():
+    # 10^8 GPU-hours a month take 136,987 machines of 730; auto looks at 0..10,000 only, and
+    # says so (10,000 is then the cheapest it looked at: each machine saves its overflow).
+    data = plan_data(machines="auto")
+    data["demand"]["gpu_hours_per_month"] = 1e8
+    box = row(planner.load(data).evaluate(), "box")
+    assert box["machines"] == 10_000
+    assert any("up to 10000 only" in w for w in box["warnings"]), box["warnings"]
+    # A count that covers the demand says nothing of the kind; nor does 0 machines say that
+    # the machines are too few.
+    assert not row(planner.load(plan_data(machines="auto")).evaluate(), "box")["warnings"]
+    assert not row(planner.load(plan_data(machines=0)).evaluate(), "box")["warnings"]
+
+
 def test_auto_break_even_rows_use_the_count_chosen_for_the_plan():
     # Auto picks 2 machines here (2 × 5,000 less 2 × 3,750 residual + 720 of energy = 3,220,
     # against 1 machine's 8,255.6 and 0 machines' 24,000). The break-even demand is then that

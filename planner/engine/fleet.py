@@ -6,7 +6,7 @@ machines serve (p + 1..T); every count 0..N is a candidate. Candidates are evalu
 scenarios of one array computation (each scenario repeated once per count, in blocks of
 counts), the option's chain included: its overflow's costs move with the count. The lowest
 present value wins; on a tie (within 10⁻⁹ relative) the fewer machines. Counts beyond
-:data:`MAX_AUTO_MACHINES` are not searched.
+:data:`MAX_AUTO_MACHINES` are not searched (a warning says so where more would be needed).
 """
 
 from __future__ import annotations
@@ -18,11 +18,9 @@ import numpy as np
 from planner.cards.model import Array, Model, OwnCard, col, repeat_scenarios
 from planner.engine.flows import present_value
 from planner.engine.months import work_by_month
-from planner.engine.own import machine_capacity
+from planner.engine.own import MAX_AUTO_MACHINES, machine_capacity
 from planner.engine.tco import chain, option_flows
 
-#: The largest count ``machines: auto`` looks at. [machines]
-MAX_AUTO_MACHINES = 10_000
 #: Scenario × count rows evaluated at once; bounds memory.
 CANDIDATE_ROWS = 32_768
 #: Relative tolerance of a tie in present value (the fewer machines win it).
@@ -45,16 +43,20 @@ def choose_machines(model: Model) -> Model:
         ready = [name for name in pending
                  if not any(m in pending for m in chain(current, name)[1:])]
         for name in ready or pending[:1]:  # a cycle is refused before; never stuck
-            counts = best_machines(dataclasses.replace(model, cards=cards), name)
-            cards[name] = dataclasses.replace(cards[name], machines=col(counts))
+            current = dataclasses.replace(model, cards=cards)
+            beyond = covering_machines(current, name, limit=None) > MAX_AUTO_MACHINES
+            cards[name] = dataclasses.replace(
+                cards[name], machines=col(best_machines(current, name)),
+                machines_beyond_search=col(beyond) if beyond.any() else None)
             pending.remove(name)
     return dataclasses.replace(model, cards=cards)
 
 
-def covering_machines(model: Model, name: str) -> Array:
+def covering_machines(model: Model, name: str, limit: float | None = MAX_AUTO_MACHINES
+                      ) -> Array:
     """N: the fewest machines whose capacity covers the largest month's demand among the
-    months p + 1..T, at most :data:`MAX_AUTO_MACHINES`; 0 where one machine has no capacity.
-    (S,) [machines]"""
+    months p + 1..T, at most ``limit`` (None: no limit, inf where no count is finite); 0 where
+    one machine has no capacity. (S,) [machines]"""
     card = model.cards[name]
     needed = work_by_month(model) * card.gpu_hours_per_unit
     serving = model.calendar.months[None, :] > card.purchase_month
@@ -63,8 +65,9 @@ def covering_machines(model: Model, name: str) -> Array:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.where(per_machine > 0, peak / per_machine, 0.0)
         cover = np.ceil(np.maximum(ratio - _COVER_TOLERANCE, 0.0))
-    cover = np.minimum(np.nan_to_num(cover, nan=0.0, posinf=MAX_AUTO_MACHINES),
-                       MAX_AUTO_MACHINES)
+    cover = np.nan_to_num(cover, nan=0.0, posinf=np.inf)
+    if limit is not None:
+        cover = np.minimum(cover, limit)
     rows = max(model.scenarios, cover.shape[0])
     return np.broadcast_to(cover[:, 0], (rows,))
 

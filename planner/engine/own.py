@@ -143,4 +143,12 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
         flows.infeasible.append((wide, Message("reason.wide_own")))
         serves_nothing(flows, wide)
     memory_checks(model, card, rows, flows)
+    if card.machines_beyond_search is not None:
+        flows.warnings.append((np.broadcast_to(card.machines_beyond_search[:, 0], (rows,)),
+                               Message("warning.machines_auto_limit",
+                                       limit=MAX_AUTO_MACHINES)))
     return flows
+
+
+#: The largest count ``machines: auto`` looks at (planner.engine.fleet). [machines]
+MAX_AUTO_MACHINES = 10_000

@@ -232,6 +232,8 @@ def _overflow_warnings(plan, o: OptionFigures) -> list[Message]:
     is mostly rented: its machines are too few for the demand (and its growth)."""
     if o.kind != "own" or not bool(o.feasible[0]) or o.passed_cost is None:
         return []
+    if o.machines is not None and o.machines[0] == 0:  # no machine: all overflow, as asked
+        return []
     if not bool(mostly_overflow(o.served_share[:1])[0]):
         return []
     return [Message("warning.mostly_overflow",

@@ -41,6 +41,10 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
          "GPU-hours go to the overflow {target!r}, from month {month}"),
         ("机器数量不足以承担需求及其增长：规划期内 {share} 的 GPU 小时从第 {month} 个月起"
          "转交溢出方案“{target}”")),
+    "warning.machines_auto_limit": (
+        ("machines: auto looked at counts up to {limit} only; more machines would be needed "
+         "to cover the demand"),
+        "machines: auto 只比较了不超过 {limit} 台的数量；满足需求需要更多机器"),
     "warning.memory_unknown": (
         "GPU memory is unknown; it was not checked against min_gpu_memory_gb",
         "GPU 显存未知，未按 min_gpu_memory_gb 检查"),
