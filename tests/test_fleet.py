@@ -484,3 +484,36 @@ def test_documents_are_not_changed_by_auto():
     kept = copy.deepcopy(data)
     planner.load(data).evaluate()
     assert data == kept
+
+
+# -- break-even demand with a late purchase: the closed form against a scan --------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(month=st.integers(1, 10), machines=st.integers(0, 3), growth=st.floats(-0.6, 2),
+       price=st.floats(500, 20_000), rent=st.floats(0.2, 4), reserved=st.booleans(),
+       rate=st.floats(0, 0.2))
+def test_break_even_level_after_a_late_purchase_is_the_first_crossing(month, machines, growth,
+                                                                      price, rent, reserved,
+                                                                      rate):
+    """Closed form (on-demand overflow) and piecewise evaluation (reserved overflow) both give
+    the lowest level where the present values meet, with capacity 0 before the purchase."""
+    from builders import assert_first_break_even_level
+
+    from planner.engine.breakeven import break_even_level
+
+    target = (cloud(name="rent", price=rent, pricing="reserved_1y", reserved_price=0.6 * rent,
+                    term=12) if reserved else cloud(name="rent", price=rent))
+    box = own(price=price, gpu_count=2, power_w=400, electricity=0.3, purchase_month=month,
+              machines=machines, overflow="rent", lifetime_months=9, resale=0.2)
+    m = model(box, target, cal=calendar(T=12, H=730.0, r=rate), dem=demand(level=500,
+                                                                           growth=growth))
+    figures = compute(m)
+    level = next(p for p in figures.pairs if p.versus == "rent").gpu_hours_per_month[0]
+    bound = 10 * 2 * 730.0 * machines
+    assert_first_break_even_level(m, "box", "rent", bound)
+    same = break_even_level(m, "box", "rent")[0]
+    if np.isnan(level):
+        assert np.isnan(same)
+    else:
+        assert level == pytest.approx(same, rel=1e-7, abs=1e-7)
