@@ -517,3 +517,28 @@ def test_break_even_level_after_a_late_purchase_is_the_first_crossing(month, mac
         assert np.isnan(same)
     else:
         assert level == pytest.approx(same, rel=1e-7, abs=1e-7)
+
+
+def test_two_servers_as_a_fleet_equal_one_machine_of_both():
+    # examples/startup-growth.yaml counts its two 8-GPU servers as one machine of 16 GPUs; its
+    # jobs take 8 GPUs, so machines: 2 of 8 GPUs with every per-machine key halved is the same
+    # plan, to the last figure.
+    from pathlib import Path
+
+    plan = planner.load(Path(__file__).resolve().parents[1] / "examples" / "startup-growth.yaml")
+    data = copy.deepcopy(plan.data)
+    own_entry = next(o for o in data["options"] if "own" in o)["own"]
+    for key in ("purchase_price", "power_watts", "idle_power_watts", "maintenance_per_year",
+                "fixed_cost_per_month"):
+        own_entry[key] /= 2
+    down = own_entry["financing"].get("down_payment")
+    if down:
+        own_entry["financing"]["down_payment"] = down / 2
+    own_entry.update(gpu_count=8, machines=2)
+    a, b = plan.evaluate().to_dict(), planner.load(data).evaluate().to_dict()
+    for x, y in zip(a["options"], b["options"]):
+        for key in ("present_value", "total_cost", "residual_value", "energy_kwh",
+                    "capacity_gpu_hours_per_month"):
+            assert y[key] == pytest.approx(x[key], rel=1e-12), (x["name"], key)
+    assert b["break_even"][0]["months"] == pytest.approx(a["break_even"][0]["months"])
+    assert next(o for o in b["options"] if o["kind"] == "own")["machines"] == 2
