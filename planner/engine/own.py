@@ -12,6 +12,9 @@ from planner.engine.flows import Flows, row_count
 from planner.engine.money import annuity_payment, loan_balance
 from planner.messages import Message
 
+#: The largest count ``machines: auto`` looks at (:mod:`planner.engine.fleet`). [machines]
+MAX_AUTO_MACHINES = 10_000
+
 
 def machines_of(card: OwnCard) -> Array:
     """The card's machine count, (S or 1, 1); ``machines: auto`` must have been chosen
@@ -149,6 +152,3 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
                                        limit=MAX_AUTO_MACHINES)))
     return flows
 
-
-#: The largest count ``machines: auto`` looks at (planner.engine.fleet). [machines]
-MAX_AUTO_MACHINES = 10_000
