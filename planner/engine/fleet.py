@@ -21,8 +21,8 @@ from planner.engine.months import work_by_month
 from planner.engine.own import MAX_AUTO_MACHINES, machine_capacity
 from planner.engine.tco import chain, option_flows
 
-#: Scenario × count rows evaluated at once; bounds memory.
-CANDIDATE_ROWS = 32_768
+#: Scenario × count × month cells evaluated at once (8 MB an array); bounds memory.
+CANDIDATE_CELLS = 2**20
 #: Relative tolerance of a tie in present value (the fewer machines win it).
 TIE = 1e-9
 #: Float noise ignored when the demand is a whole number of machines' capacity.
@@ -80,7 +80,8 @@ def candidate_values(model: Model, name: str, counts: Array) -> tuple[Array, Arr
     k = counts.size
     pv = np.empty((rows, k))
     ok = np.empty((rows, k), dtype=bool)
-    step = max(1, CANDIDATE_ROWS // max(rows, 1))
+    per_count = max(rows, 1) * (model.calendar.horizon_months + 1)
+    step = max(1, CANDIDATE_CELLS // per_count)
     for start in range(0, k, step):
         block = counts[start:start + step]
         big = repeat_scenarios(model, block.size)
