@@ -108,4 +108,3 @@ def best_machines(model: Model, name: str) -> Array:
     best = pv.min(axis=1, keepdims=True)
     tie = usable & (pv <= best + TIE * np.maximum(np.abs(best), 1.0))
     return np.where(tie.any(axis=1), counts[np.argmax(tie, axis=1)], cover)
-

@@ -151,4 +151,3 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
                                Message("warning.machines_auto_limit",
                                        limit=MAX_AUTO_MACHINES)))
     return flows
-
