@@ -175,6 +175,12 @@ def test_auto_says_when_it_stops_short_of_the_demand():
     box = row(planner.load(data).evaluate(), "box")
     assert box["machines"] == 10_000
     assert any("up to 10000 only" in w for w in box["warnings"]), box["warnings"]
+    # Also as an overflow target's warning (a tier passing its work on to the box).
+    data["options"].append({"name": "tier", "free_tier": {"weekly_quota_hours": 1},
+                            "fallback": "box"})
+    tier = row(planner.load(data).evaluate(), "tier")
+    assert any("box: machines: auto looked at counts up to 10000" in w
+               for w in tier["warnings"]), tier["warnings"]
     # A count that covers the demand says nothing of the kind; nor does 0 machines say that
     # the machines are too few.
     assert not row(planner.load(plan_data(machines="auto")).evaluate(), "box")["warnings"]

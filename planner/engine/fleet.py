@@ -47,7 +47,7 @@ def choose_machines(model: Model) -> Model:
             beyond = covering_machines(current, name, limit=None) > MAX_AUTO_MACHINES
             cards[name] = dataclasses.replace(
                 cards[name], machines=col(best_machines(current, name)),
-                machines_beyond_search=col(beyond) if beyond.any() else None)
+                machines_beyond_search=beyond.reshape(-1, 1) if beyond.any() else None)
             pending.remove(name)
     return dataclasses.replace(model, cards=cards)
 
