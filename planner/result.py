@@ -25,7 +25,7 @@ OPTION_FIELDS = (
     "total_cost", "present_value", "residual_value", "cost_per_gpu_hour", "monthly_cost",
     "energy_kwh", "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
     "first_unmet_month", "sessions_per_week", "job_wait_days", "served_share",
-    "passed_cost", "passed_cost_share",
+    "passed_cost", "passed_cost_share", "machines", "cost_per_owned_gpu_hour",
 )
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
 #: The option fields that hold messages: lists of them, strings in the JSON.

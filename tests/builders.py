@@ -48,7 +48,9 @@ def cloud(name="cloud", price=2.0, gpus=1, pricing="on_demand", reserved_price=N
 def own(name="box", price=10_000.0, gpu_count=1, lifetime_months=48, resale=0.0, power_w=0.0,
         idle_w=0.0, always_on=False, maintenance_per_year=0.0, fixed=0.0, operating=0.0,
         availability=1.0, electricity=0.0, pue=1.0, carbon=None, financing=None,
-        overflow=None, speed=1.0, memory=80.0, job_hours=None):
+        overflow=None, speed=1.0, memory=80.0, job_hours=None, machines=1,
+        purchase_month=0):
+    """An own card; ``machines="auto"`` leaves the count to the engine."""
     return OwnCard(
         name=name, gpu=None, gpu_memory_gb=col(memory), gpu_hours_per_unit=1 / col(speed),
         job_hours=job_hours, gpu_count=col(gpu_count), purchase_price=col(price),
@@ -59,7 +61,8 @@ def own(name="box", price=10_000.0, gpu_count=1, lifetime_months=48, resale=0.0,
         electricity_per_kwh=col(electricity), pue=col(pue),
         carbon_kg_per_kwh=None if carbon is None else col(carbon),
         financing=None if financing is None else Financing(*(col(v) for v in financing)),
-        overflow=overflow)
+        overflow=overflow, machines=None if isinstance(machines, str) else col(machines),
+        machines_auto=isinstance(machines, str), purchase_month=col(purchase_month))
 
 
 def free_tier(name="tier", gpus=1, session=NAN, weekly=NAN, daily=NAN, monthly=NAN, fee=0.0,

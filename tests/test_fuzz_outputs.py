@@ -235,7 +235,8 @@ SWEEP_PATHS = ["site.electricity_per_kwh", "demand.gpu_hours_per_month", "demand
                "demand.growth_per_year", "demand.gpu_hours_per_week", "demand.growth_per_month",
                "horizon_months", "discount_rate",
                "options.workstation.purchase_price", "options.workstation.gpu_count",
-               "options.workstation.lifetime_years", "options.a100-spot.pricing",
+               "options.workstation.lifetime_years", "options.workstation.machines",
+               "options.workstation.own.purchase_month", "options.a100-spot.pricing",
                "options.a100-spot.relative_speed", "options.kaggle.fallback",
                "options.nope.price", "demand", "site.nothing", "options..x", "",
                "options.a100-on-demand.cloud.price_per_hour",
@@ -244,8 +245,9 @@ _sweep_values = st.one_of(
     st.lists(st.floats(0, 2000, allow_nan=False), min_size=1, max_size=4),
     st.lists(st.integers(0, 60), min_size=1, max_size=4),
     st.lists(weird_values, min_size=0, max_size=3),
-    st.lists(st.sampled_from(["on_demand", "spot", "reserved_1y", "a100-spot", "kaggle"]),
-             min_size=1, max_size=3),
+    st.lists(st.sampled_from(["on_demand", "spot", "reserved_1y", "a100-spot", "kaggle",
+                              "auto"]), min_size=1, max_size=3),
+    st.lists(st.sampled_from([0, 1, 2, "auto"]), min_size=1, max_size=3),
     st.lists(st.sampled_from(["per_term", [1, 2, 3], [0], 2]), min_size=1, max_size=3),
 )
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import re
 import tempfile
@@ -194,6 +195,10 @@ def own_options(draw) -> dict[str, Any]:
                                      "months": draw(st.integers(1, 240))}
         _maybe(draw, "down_payment", amounts(1e6), financing)
         own["financing"] = financing
+    # SPEC §6; documents() keeps 0 machines and a late purchase to options with an overflow,
+    # and the purchase month inside the horizon.
+    _maybe(draw, "machines", st.one_of(st.integers(0, 4), st.just("auto")), own, 0.3)
+    _maybe(draw, "purchase_month", st.integers(0, 24), own, 0.25)
     entry: dict[str, Any] = {"own": own}
     _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
     return entry
@@ -304,10 +309,27 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
     _maybe(draw, "carbon_kg_per_kwh", _finite(0, 2), site, 0.3)
     if site or draw(st.booleans()):
         doc["site"] = site
+    for entry in options:
+        _fleet_rules(entry, doc.get("horizon_months", 36))
     doc["options"] = options
     if not longest and draw(st.floats(0, 1)) < 0.12:
         doc["uncertainty"] = draw(uncertainties(doc))
     return doc
+
+
+def _fleet_rules(entry: dict[str, Any], horizon: int) -> None:
+    """SPEC §6's rules on a drawn own option: 0 machines and a purchase after month 0 need an
+    overflow; the purchase month is at most T − 1."""
+    own = entry.get("own")
+    if not isinstance(own, dict):
+        return
+    if "purchase_month" in own:
+        own["purchase_month"] = min(own["purchase_month"], horizon - 1)
+    if entry.get("overflow") is None:
+        if own.get("machines") == 0:
+            own["machines"] = 1
+        if own.get("purchase_month", 0) > 0:
+            own["purchase_month"] = 0
 
 
 # -- strategies: mutations --------------------------------------------------------------------
@@ -458,6 +480,16 @@ def check_result(d: dict[str, Any]) -> None:
             assert cap is None
         first = o["first_unmet_month"]
         assert first is None or (isinstance(first, int) and 1 <= first <= T), first
+        if o["kind"] == "own":  # SPEC §6
+            assert isinstance(o["machines"], int) and o["machines"] >= 0, o["machines"]
+            per_hour = o["cost_per_owned_gpu_hour"]
+            assert per_hour is None or math.isfinite(per_hour), per_hour
+            if o["machines"] == 0 or not o["feasible"]:
+                assert per_hour is None, (o["name"], per_hour)
+                if o["machines"] == 0:
+                    assert o["gpu_hours_per_month"] == 0 and cap == 0, o["name"]
+        else:
+            assert o["machines"] is None and o["cost_per_owned_gpu_hour"] is None
         assert all(isinstance(r, str) and r for r in o["reasons"] + o["warnings"])
     feasible = [o for o in d["options"] if o["feasible"]]
     if not feasible:

@@ -117,6 +117,16 @@ class OwnCard(Card):
     carbon_kg_per_kwh: Array | None = None
     financing: Financing | None = None
     overflow: str | None = None
+    #: Identical machines bought (SPEC §6), (S or 1, 1); None while ``machines: auto`` is not
+    #: yet chosen (:func:`planner.engine.fleet.choose_machines` fills it in). [machines]
+    machines: Array | None = field(default_factory=lambda: col(1.0))
+    #: ``machines: auto``: the count is chosen by present value for every scenario.
+    machines_auto: bool = False
+    #: Where ``machines: auto`` would need more machines than it looks at, (S, 1) bool; None
+    #: when it does not (or the count was given).
+    machines_beyond_search: Array | None = None
+    #: Month p in which the machines are bought; they serve from month p + 1. [month]
+    purchase_month: Array = field(default_factory=lambda: col(0.0))
 
 
 @dataclass

@@ -39,6 +39,11 @@ from pricing.rates import (
 MAX_LIFETIME_YEARS = 1e300
 
 
+def _is_auto(machines: Any) -> bool:
+    """``machines: auto`` (SPEC §6): the count is chosen by the engine."""
+    return isinstance(machines, str)
+
+
 @dataclass
 class Resolved:
     model: Model
@@ -273,6 +278,9 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
                 annual_rate=col(financing["annual_rate"]), months=col(financing["months"]),
                 down_payment=col(given(financing.get("down_payment"), 0.0))),
             overflow=option.get("overflow"),
+            machines=None if _is_auto(own.get("machines", 1)) else col(own.get("machines", 1)),
+            machines_auto=_is_auto(own.get("machines", 1)),
+            purchase_month=col(own.get("purchase_month", 0)),
         )
         return card, rates.provenance
     per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,

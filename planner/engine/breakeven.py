@@ -23,7 +23,9 @@ from planner.cards.model import (
 from planner.engine.crossing import first_crossing
 from planner.engine.flows import present_value
 from planner.engine.free_tier import free_tier_capacity
+from planner.engine.linear import first_service_capacity, level_limit
 from planner.engine.months import work_by_month
+from planner.engine.own import own_capacity_by_month
 from planner.engine.reserved_levels import reserved_breakpoints
 from planner.engine.tco import chain, option_flows
 
@@ -48,13 +50,67 @@ def break_even_months(own_cost: Array, other_cost: Array) -> Array:
     return months_from_cumulative(np.cumsum(own_cost, axis=1), np.cumsum(other_cost, axis=1))
 
 
-def months_from_cumulative(own_cum: Array, other_cum: Array) -> Array:
-    """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1)."""
+def months_from_cumulative(own_cum: Array, other_cum: Array, own_steps: Array | None = None,
+                           other_steps: Array | None = None) -> Array:
+    """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1).
+
+    ``own_steps``, ``other_steps`` : the part of each month's cost that is a step at the
+    month's end instead of accruing over the month (a purchase in month p > 0, SPEC §6),
+    (S, T + 1) or None. [currency]
+
+    A machine bought in month 2 for 1,000 against 300 a month of rent: after the step at
+    t = 2 the machine is 400 above, even at 2 + 400/300 = 3⅓ months.
+
+    >>> own = np.cumsum([[0.0, 0, 1000, 0, 0, 0]], axis=1)
+    >>> rent = np.cumsum([[0.0, 300, 300, 300, 300, 300]], axis=1)
+    >>> step = np.array([[0.0, 0, 1000, 0, 0, 0]])
+    >>> round(float(months_from_cumulative(own, rent, step)[0]), 4)
+    3.3333
+    """
+    if own_steps is not None or other_steps is not None:
+        return _months_with_steps(own_cum, other_cum, _difference(own_steps, other_steps))
     ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum)
     with np.errstate(divide="ignore", invalid="ignore"):
         crossing = last + d0 / (d0 - d1)
     months = np.where(ever, crossing, 0.0)
     return np.where(at_end, np.nan, months)
+
+
+def _difference(a: Array | None, b: Array | None) -> Array:
+    return (0.0 if a is None else a) - (0.0 if b is None else b)
+
+
+def _months_with_steps(own_cum: Array, other_cum: Array, step: Array) -> Array:
+    """The break-even month when some month's cost is partly a step at its end: the curve of
+    own − other runs from D_{k−1} to D_k − step_k over month k, then jumps to D_k. The last
+    point above is either a month end after its step (the crossing is on the next month's
+    line) or the moment before a step that brings the curve down (the crossing is the step)."""
+    ever, at_end, last, d0, d1 = _last_point_above(own_cum, other_cum, step)
+    k = last // 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        on_line = k + d0 / (d0 - d1)
+    crossing = np.where(last % 2 == 1, (last + 1) // 2, on_line)
+    months = np.where(ever, crossing, 0.0)
+    return np.where(at_end, np.nan, months)
+
+
+def _last_point_above(own_cum: Array, other_cum: Array, step: Array) -> tuple[Array, ...]:
+    """Along the points D_0, D_1⁻, D_1, D_2⁻, …, D_T (D_k⁻ = D_k − step_k: the moment before
+    month k's step): (above at some point, above at T, the index of the last point above, its
+    value and the next point's), each (S,)."""
+    diff = own_cum - other_cum
+    rows, width = diff.shape
+    before = diff - np.broadcast_to(step, diff.shape)
+    scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
+    tol = (_REL_TOL * np.maximum(scale, 1.0))[:, None]
+    points = np.empty((rows, 2 * width - 1))
+    points[:, 0::2] = diff
+    points[:, 1::2] = before[:, 1:]
+    above = points > tol
+    last = points.shape[1] - 1 - np.argmax(above[:, ::-1], axis=1)
+    r = np.arange(rows)
+    nxt = np.minimum(last + 1, points.shape[1] - 1)
+    return above.any(axis=1), above[:, -1], last, points[r, last], points[r, nxt]
 
 
 def last_month_above(own_cum: Array, other_cum: Array) -> tuple[Array, Array, Array]:
@@ -72,6 +128,23 @@ def last_month_above(own_cum: Array, other_cum: Array) -> tuple[Array, Array, Ar
     inside = ever & ~at_end
     return (np.where(ever, last, -1), np.where(ever, d0, np.nan),
             np.where(inside, d1, np.nan))
+
+
+def last_month_above_with_steps(own_cum: Array, other_cum: Array, own_steps: Array | None,
+                                other_steps: Array | None) -> tuple[Array, Array, Array, Array]:
+    """:func:`last_month_above` where month costs may be steps at their month's end (SPEC §6):
+    the gap after month k + 1 is taken just before that month's step; and whether the
+    break-even is a step itself (the moment before a step is the last one above, and the step
+    brings the own option below: ``months`` is that month, no line crosses). (S,) each."""
+    if own_steps is None and other_steps is None:
+        last, gap, after = last_month_above(own_cum, other_cum)
+        return last, gap, after, np.zeros(last.shape, dtype=bool)
+    ever, at_end, point, d0, d1 = _last_point_above(own_cum, other_cum,
+                                                    _difference(own_steps, other_steps))
+    at_step = ever & (point % 2 == 1)
+    inside = ever & ~at_end & ~at_step
+    return (np.where(ever, point // 2, -1), np.where(ever & ~at_step, d0, np.nan),
+            np.where(inside, d1, np.nan), at_step)
 
 
 def _last_above(own_cum: Array, other_cum: Array) -> tuple[Array, ...]:
@@ -114,10 +187,12 @@ def _growth(model: Model) -> Array:
 
 
 def _capacity_per_unit(model: Model, name: str) -> Array | None:
-    """Usable capacity of a capacity-bound option in reference units per month, (S, 1)."""
+    """Usable capacity of a capacity-bound option in reference units per month, (S, 1); for
+    machines bought after month 0 in some scenario, (S, T) over months 1..T (0 before they
+    serve)."""
     card = model.cards[name]
     if isinstance(card, OwnCard):
-        cap = card.gpu_count * model.calendar.hours_per_month * card.availability
+        cap = own_capacity_by_month(model, card)
     elif isinstance(card, FreeTierCard):
         cap = free_tier_capacity(model, card)
     else:
@@ -125,8 +200,9 @@ def _capacity_per_unit(model: Model, name: str) -> Array | None:
     return cap / card.gpu_hours_per_unit
 
 
-def _chain_limits(model: Model, name: str, growth_max: Array):
+def _chain_limits(model: Model, name: str, growth: Array):
     """Breakpoint levels of an option's chain and the level up to which it is feasible."""
+    growth_max = growth.max(axis=1, keepdims=True)
     cumulative = 0.0
     crossings = []
     for member in chain(model, name):
@@ -135,13 +211,14 @@ def _chain_limits(model: Model, name: str, growth_max: Array):
             return crossings, np.full_like(growth_max, np.inf)
         cumulative = cumulative + cap
         crossings.append(cumulative)
-    return crossings, cumulative / growth_max
+    return crossings, level_limit(cumulative, growth)
 
 
 def search_bound(model: Model, own: str, own_capacity: Array, growth_max: Array) -> Array:
     """The largest month-1 level the break-even search looks at (SPEC §5.6), before the
     chains' own limits: the own machine's capacity in every month (capacity ÷ the largest
     growth factor), or with an overflow ten times its capacity. (S, 1) [reference units]"""
+    own_capacity = first_service_capacity(own_capacity)
     if own in model.target_of:
         return OVERFLOW_SEARCH_FACTOR * own_capacity
     return own_capacity / growth_max
@@ -155,7 +232,7 @@ def demand_breakpoints(model: Model, own: str, other: str) -> tuple[Array, Array
     bound = search_bound(model, own, _capacity_per_unit(model, own), growth_max)
     levels = []
     for name in (own, other):
-        crossings, limit = _chain_limits(model, name, growth_max)
+        crossings, limit = _chain_limits(model, name, growth)
         bound = np.minimum(bound, limit)
         for cumulative in crossings:
             # A month without work (growth −1) crosses nothing: inf, beyond the bound below.

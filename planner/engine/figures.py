@@ -17,6 +17,7 @@ from planner.engine.breakeven import (
     hours_until,
     months_from_cumulative,
 )
+from planner.engine.fleet import choose_machines
 from planner.engine.flows import Flows, present_value, total_cost
 from planner.engine.linear import LevelSearch, separable
 from planner.engine.months import discount, work_by_month
@@ -56,6 +57,14 @@ class OptionFigures:
     #: costs. [currency], [fraction]
     passed_cost: Array | None = field(repr=False, default=None)
     passed_cost_share: Array | None = field(repr=False, default=None)
+    #: Own options: the machine count used (``auto``: the one chosen), else None (SPEC §6).
+    #: [machines]
+    machines: Array | None = None
+    #: Own options: the option's own nominal costs over the horizon (overflow excluded) less
+    #: its own residual value, per GPU-hour of its machines in service, machines × gpu_count ×
+    #: hours_per_month × (T − p); NaN with 0 machines or when infeasible; else None (SPEC §6).
+    #: [currency per GPU-hour]
+    cost_per_owned_gpu_hour: Array | None = None
 
 
 @dataclass
@@ -74,13 +83,19 @@ class Figures:
     cheapest: Array  # index into options, -1 when none is feasible
     #: Each option's overflow or fallback target, as an index into options (None: none).
     target: list[int | None] = field(default_factory=list)
+    #: The model the figures were computed on: ``machines: auto`` chosen (SPEC §6).
+    model: Model | None = field(default=None, repr=False)
 
 
 KIND = {"CloudCard": "cloud", "OwnCard": "own", "FreeTierCard": "free_tier"}
 
 
 def compute(model: Model, *, break_even: bool = True) -> Figures:
-    """All figures of every option and every break-even pair, for all scenarios at once."""
+    """All figures of every option and every break-even pair, for all scenarios at once.
+
+    ``machines: auto`` is chosen first, for every scenario; the break-even rows use that count.
+    """
+    model = choose_machines(model)
     flows_by_name = evaluate(model)
     rows = max(model.scenarios, 1)
     disc = discount(model)
@@ -129,10 +144,30 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             served_share=served_share(flows, rows),
             passed_cost=_masked(passed_cost(flows, rows), feasible),
             passed_cost_share=_masked(passed_cost_share(flows, rows), feasible),
+            **_fleet_figures(model, card, flows, feasible, rows),
         ))
     pairs = _pairs(model, options, break_even) if options else []
     return Figures(options=options, pairs=pairs, cheapest=cheapest_of(model, options, rows),
-                   target=_targets(model, options))
+                   target=_targets(model, options), model=model)
+
+
+def _fleet_figures(model: Model, card, flows: Flows, feasible: Array, rows: int) -> dict:
+    """``machines`` and ``cost_per_owned_gpu_hour`` of SPEC §6 (None but for own options)."""
+    if not isinstance(card, OwnCard):
+        return {}
+    machines = np.broadcast_to(card.machines[:, 0], (rows,))
+    own = [v for k, v in flows.components.items() if k != "overflow"]
+    nominal = sum(np.asarray(v, dtype=float).sum(axis=1) for v in own)
+    nominal = nominal - flows.own_residual_value
+    months = model.calendar.horizon_months - card.purchase_month[:, 0]
+    hours = (card.machines[:, 0] * card.gpu_count[:, 0] * model.calendar.hours_per_month[:, 0]
+             * months)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        per_hour = np.where(hours > 0, nominal / hours, np.nan)
+    per_hour = np.broadcast_to(per_hour, (rows,))
+    return {"machines": machines,
+            "cost_per_owned_gpu_hour": np.where(feasible & np.isfinite(per_hour), per_hour,
+                                                np.nan)}
 
 
 def _targets(model: Model, options: list[OptionFigures]) -> list[int | None]:
@@ -188,7 +223,8 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
             if other is own:
                 continue
             both = own.feasible & other.feasible
-            months = months_from_cumulative(cumulative[own.name], cumulative[other.name])
+            months = months_from_cumulative(cumulative[own.name], cumulative[other.name],
+                                            own.flows.steps, other.flows.steps)
             months = np.where(both, np.broadcast_to(months, (rows,)), np.nan)
             hours = hours_until(system_hours, months, busy_cumulative)
             if break_even:

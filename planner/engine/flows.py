@@ -41,6 +41,11 @@ class Flows:
         price per unit, None where it varies): what each cost is made of, for the report's breakdown
     reserved_per_term : instances committed in each term, (S, terms), for a reserved cloud
         whose count may change from term to term (a ladder or per_term); else None [instances]
+    steps : the part of each month's cost that is a step at the month's end in SPEC §5.6's
+        cumulative curve instead of accruing over the month (a purchase after month 0, SPEC
+        §6), (S, T + 1); None when there is none [currency]
+    own_residual_value : the residual value of the option's own machines, its target's not
+        included, (S,); None for other kinds [currency]
     """
 
     components: dict[str, Array]
@@ -57,6 +62,8 @@ class Flows:
     quantities: dict[str, tuple] = field(default_factory=dict)
     target: Flows | None = None  # the overflow/fallback option's flows on the passed work
     reserved_per_term: Array | None = None
+    steps: Array | None = None
+    own_residual_value: Array | None = None
 
     @functools.cached_property
     def unmet(self) -> Array:

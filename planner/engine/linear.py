@@ -24,14 +24,32 @@ from planner.engine.cloud import rented_instance_hours
 from planner.engine.crossing import first_crossing
 from planner.engine.free_tier import free_tier_capacity
 from planner.engine.months import discount, growth_factors
+from planner.engine.own import own_capacity_by_month
 from planner.engine.tco import chain
+
+
+def level_limit(work: Array, growth: Array) -> Array:
+    """The largest month-1 level at which no month's work exceeds ``work``: work ÷ the
+    largest growth factor, or month by month where ``work`` varies by month, (S, 1).
+    work : (S, 1) or (S, T); growth : g_m, months 1..T, (S, T). [reference units]"""
+    if np.shape(work)[1] == 1:
+        return work / growth.max(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_month = np.where(growth > 0, work / growth, np.inf)
+    return per_month.min(axis=1, keepdims=True)
+
+
+def first_service_capacity(capacity: Array) -> Array:
+    """The capacity of the first month of service of a capacity given by month (machines
+    bought after month 0: 0 before they serve), (S, 1). [units]"""
+    return capacity if np.shape(capacity)[1] == 1 else capacity.max(axis=1, keepdims=True)
 
 
 @dataclass
 class Segment:
     """One member of a chain, in reference units per month."""
 
-    capacity: Array  # (S, 1); inf for a cloud option [units]
+    capacity: Array  # (S, 1), or (S, T) when it changes by month; inf for a cloud [units]
     rate: Array  # marginal cost of a unit of work [currency per unit]
     jump: Array  # charged in a month from the first unit of work it serves [currency]
 
@@ -62,8 +80,8 @@ def _unit_rate(model: Model, name: str) -> tuple[Array, Array, bool]:
         per_system_hour = ((card.power_kw - idle) * card.pue * card.electricity_per_kwh
                            + card.operating_cost_per_hour)
         rate = per_unit / card.gpu_count * per_system_hour
-        capacity = card.gpu_count * model.calendar.hours_per_month * card.availability
-        return capacity / per_unit, rate, ~(too_small | (d.gpus > card.gpu_count))
+        capacity = own_capacity_by_month(model, card)  # (S, T) for a purchase after month 0
+        return capacity, rate, ~(too_small | (d.gpus > card.gpu_count))
     assert isinstance(card, FreeTierCard)
     excluded = too_small | (d.gpus > card.gpus) | (card.framework_reason is not None)
     capacity = np.where(excluded, 0.0, free_tier_capacity(model, card) / per_unit)
@@ -159,22 +177,39 @@ class LevelSearch:
                 with np.errstate(divide="ignore", invalid="ignore"):
                     at = np.where(self.growth > 0, start / self.growth, np.inf)
                 shape = np.broadcast_shapes(at.shape, self.weight.shape)
-                out.positions.append(np.broadcast_to(at, shape))
-                out.slopes.append(self.weight * (seg.rate - prev.rate))
-                out.jumps.append(self.disc[:, 1:] * seg.jump)
+                block = (np.broadcast_to(at, shape), self.weight * (seg.rate - prev.rate),
+                         self.disc[:, 1:] * seg.jump)
+                if np.shape(start)[1] > 1:  # a capacity that changes by month
+                    block = self._in_level_order(block)
+                out.positions.append(block[0])
+                out.slopes.append(block[1])
+                out.jumps.append(block[2])
             self._events[name] = out
         return self._events[name]
+
+    def _in_level_order(self, block):
+        """A block whose levels are not monotone in the month (machines that serve from month
+        p + 1 on) in the order :meth:`_sorted_events` expects of every block: levels falling
+        with the month where demand grows, rising where it shrinks."""
+        shape = np.broadcast_shapes(*(np.shape(a) for a in block))
+        at, slope, jump = (np.broadcast_to(a, shape) for a in block)
+        order = np.argsort(at, axis=1, kind="stable")
+        rising = self.model.demand.growth_per_year < 0
+        order = np.where(rising, order, order[:, ::-1])
+        shape = order.shape
+        return tuple(np.take_along_axis(np.broadcast_to(a, shape), order, axis=1)
+                     for a in (at, slope, jump))
 
     def bound(self, own: str, other: str) -> Array:
         """The largest level searched (SPEC §5.6): the own machine's capacity in every month
         (capacity ÷ the largest growth factor), or with an overflow ``factor`` times its
         capacity; and where either chain stops being feasible. (S, 1)"""
         g_max = self.growth.max(axis=1, keepdims=True)
-        capacity = self.line(own).segments[0].capacity
+        capacity = first_service_capacity(self.line(own).segments[0].capacity)
         bound = (self.factor * capacity if own in self.model.target_of
                  else capacity / g_max)
         for name in (own, other):
-            bound = np.minimum(bound, self.line(name).feasible_work / g_max)
+            bound = np.minimum(bound, level_limit(self.line(name).feasible_work, self.growth))
         return bound
 
     def _blocks(self, own: str, other: str):

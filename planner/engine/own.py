@@ -1,5 +1,6 @@
-"""Owned machines (SPEC §5.3): purchases, replacements, resale and residual value, loans and
-their payoff, energy with the site's PUE, maintenance and running costs, capacity."""
+"""Owned machines (SPEC §5.3, §6): purchases, replacements, resale and residual value, loans and
+their payoff, energy with the site's PUE, maintenance and running costs, capacity; for a fleet
+of identical machines bought in month p."""
 
 from __future__ import annotations
 
@@ -9,12 +10,44 @@ from planner.cards.model import Array, Model, OwnCard
 from planner.engine.feasible import memory_checks, serves_nothing
 from planner.engine.flows import Flows, row_count
 from planner.engine.money import annuity_payment, loan_balance
-from planner.engine.months import horizon_mask
 from planner.messages import Message
+
+#: The largest count ``machines: auto`` looks at (:mod:`planner.engine.fleet`). [machines]
+MAX_AUTO_MACHINES = 10_000
+
+
+def machines_of(card: OwnCard) -> Array:
+    """The card's machine count, (S or 1, 1); ``machines: auto`` must have been chosen
+    (:func:`planner.engine.fleet.choose_machines`). [machines]"""
+    if card.machines is None:
+        msg = f"machines of {card.name!r} is auto: choose it first (engine.fleet)"
+        raise ValueError(msg)
+    return card.machines
+
+
+def machine_capacity(model: Model, card: OwnCard) -> Array:
+    """Usable GPU-hours of one machine in a month of service, (S, 1). [h]"""
+    return card.gpu_count * model.calendar.hours_per_month * card.availability
+
+
+def in_service(model: Model, card: OwnCard) -> Array:
+    """1.0 in the months the machines serve (p + 1..T), else 0.0; (S or 1, T + 1)."""
+    months = model.calendar.months[None, :]
+    return (months > card.purchase_month) * 1.0
+
+
+def own_capacity_by_month(model: Model, card: OwnCard) -> Array:
+    """Capacity of the machines in reference units per month: (S, 1) when every scenario buys
+    in month 0, else (S, T) over months 1..T, 0 before the machines serve. [units]"""
+    capacity = machine_capacity(model, card) * machines_of(card)
+    if np.any(card.purchase_month > 0):
+        capacity = capacity * in_service(model, card)[:, 1:]
+    return capacity / card.gpu_hours_per_unit
 
 
 def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array], Array, dict]:
-    """Purchases, resales, loan payments and payoffs of an owned machine (SPEC §5.3).
+    """Purchases, resales, loan payments and payoffs of the machines (SPEC §5.3, §6): bought in
+    month p, replaced every L months after it while before T.
 
     Returns the components (S, T + 1) [currency], the residual value at T, (S,) [currency],
     and the quantities behind the components (see :class:`Flows`).
@@ -22,71 +55,90 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     T = horizon_months
     m = np.arange(T + 1)[None, :]
     L = card.lifetime_months
+    p = card.purchase_month
+    n = machines_of(card)
     price = card.purchase_price
-    replaced = (m > 0) & (m < T) & (np.mod(m, L) == 0)
-    bought = (m == 0) | replaced
+    age = m - p  # months since the first purchase
+    replaced = (age > 0) & (m < T) & (np.mod(age, L) == 0)
+    bought = (m == p) | replaced
     resale = card.resale_fraction * price
-    components = {"resale": np.where(replaced, -resale, 0.0)}
-    quantities = {"resale": (replaced * 1.0, Message("qty.machines_sold"), -resale)}
+    components = {"resale": np.where(replaced, -resale * n, 0.0)}
+    quantities = {"resale": (replaced * n, Message("qty.machines_sold"), -resale)}
     if card.financing is None:
-        components["purchase"] = np.where(bought, price, 0.0)
-        quantities["purchase"] = (bought * 1.0, Message("qty.machines"), price)
+        components["purchase"] = np.where(bought, price * n, 0.0)
+        quantities["purchase"] = (bought * n, Message("qty.machines"), price)
     else:
         f = card.financing
         down = np.minimum(f.down_payment, price)
         principal = price - down
         rate = f.annual_rate / 12.0
         payment = annuity_payment(principal, rate, f.months)
-        bought_at = L * np.floor((m - 1) / L)
+        bought_at = p + L * np.floor((age - 1) / L)
         paid = m - bought_at  # payments made on the machine in service, this month's included
-        components["purchase"] = np.where(bought, down, 0.0)
-        paying = (m >= 1) & (paid <= f.months)
-        components["financing"] = np.where(paying, payment, 0.0)
-        payoff_month = (m >= 1) & (replaced | (m == T))
-        components["loan_payoff"] = np.where(payoff_month,
-                                             loan_balance(principal, rate, f.months, paid), 0.0)
-        quantities["purchase"] = (bought * 1.0, Message("qty.down_payments"), down)
-        quantities["financing"] = (paying * 1.0, Message("qty.loan_payments"), payment)
+        components["purchase"] = np.where(bought, down * n, 0.0)
+        paying = (age >= 1) & (paid <= f.months)
+        components["financing"] = np.where(paying, payment * n, 0.0)
+        payoff_month = (age >= 1) & (replaced | (m == T))
+        components["loan_payoff"] = np.where(
+            payoff_month, loan_balance(principal, rate, f.months, paid) * n, 0.0)
+        quantities["purchase"] = (bought * n, Message("qty.down_payments"), down)
+        quantities["financing"] = (paying * n, Message("qty.loan_payments"), payment)
         quantities["loan_payoff"] = (
-            lambda: (components["loan_payoff"] > 0) * 1.0, Message("qty.loans_paid_off"), None)
-    last_bought = L * np.floor((T - 1) / L) if T >= 1 else 0.0
-    age = T - last_bought
-    residual = price - (price - resale) * age / L
+            lambda: (components["loan_payoff"] > 0) * n, Message("qty.loans_paid_off"), None)
+    last_bought = p + L * np.floor((T - p - 1) / L)
+    kept_age = T - last_bought
+    residual = (price - (price - resale) * kept_age / L) * n
     return components, residual[:, 0], quantities
+
+
+def purchase_steps(model: Model, card: OwnCard, components: dict[str, Array]) -> Array | None:
+    """The first purchase when it falls after month 0, as a step at t = p of SPEC §5.6's
+    cumulative curve (every other month's cost accrues evenly over its month); None when every
+    scenario buys in month 0 (month 0 is a step anyway). (S, T + 1) [currency]"""
+    if not np.any(card.purchase_month > 0):
+        return None
+    first = (model.calendar.months[None, :] == card.purchase_month) & (card.purchase_month > 0)
+    return np.where(first, components["purchase"], 0.0)
 
 
 def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     rows = row_count(model, work)
     H = model.calendar.hours_per_month
-    in_horizon = horizon_mask(model)
+    n = machines_of(card)
+    serving = in_service(model, card)
     needed = work * card.gpu_hours_per_unit
-    capacity = card.gpu_count * H * card.availability
-    served = np.minimum(needed, capacity)
+    capacity = machine_capacity(model, card) * n
+    served = np.minimum(needed, capacity * serving)
     system_hours = served / card.gpu_count
     # Energy: busy power while busy, idle power in the other hours when always on; the idle
-    # part is idle power × (H − S) = idle power × H − idle power × S (month 0 excluded).
+    # part is idle power × (n·H − S) = idle power × n·H − idle power × S, in months of service.
     idle_kw = card.idle_power_kw if card.always_on else 0.0
     energy_kwh = system_hours * ((card.power_kw - idle_kw) * card.pue)
     if card.always_on:
-        energy_kwh = energy_kwh + (idle_kw * H * card.pue) * in_horizon
+        energy_kwh = energy_kwh + (idle_kw * H * card.pue * n) * serving
     components, residual, quantities = purchase_flows(card, model.calendar.horizon_months)
+    fleet = bool(np.any(n != 1))  # units say machine-years, machine-months for a fleet
     quantities.update({
         "energy": (energy_kwh, Message("qty.kwh"), card.electricity_per_kwh),
-        "maintenance": (in_horizon / 12.0, Message("qty.years"), card.maintenance_per_year),
-        "fixed": (in_horizon, Message("qty.months"), card.fixed_cost_per_month),
+        "maintenance": (serving / 12.0 * n,
+                        Message("qty.machine_years" if fleet else "qty.years"),
+                        card.maintenance_per_year),
+        "fixed": (serving * n, Message("qty.machine_months" if fleet else "qty.months"),
+                  card.fixed_cost_per_month),
         "operating": (system_hours, Message("qty.system_hours"), card.operating_cost_per_hour),
     })
     components.update({
         "energy": energy_kwh * card.electricity_per_kwh,
-        "maintenance": card.maintenance_per_year / 12.0 * in_horizon,
-        "fixed": card.fixed_cost_per_month * in_horizon,
+        "maintenance": card.maintenance_per_year / 12.0 * n * serving,
+        "fixed": card.fixed_cost_per_month * n * serving,
         "operating": card.operating_cost_per_hour * system_hours,
     })
     components = {k: np.asarray(v, dtype=float) for k, v in components.items()}
     flows = Flows(components=components, residual_value=np.broadcast_to(residual, (rows,)),
                   needed=needed, served=served, system_hours=system_hours,
                   energy_kwh=energy_kwh, capacity=np.broadcast_to(capacity[:, 0], (rows,)),
-                  quantities=quantities)
+                  quantities=quantities, steps=purchase_steps(model, card, components))
+    flows.own_residual_value = flows.residual_value
     if card.carbon_kg_per_kwh is not None:
         flows.carbon_kg = flows.energy_kwh * card.carbon_kg_per_kwh
     wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
@@ -94,4 +146,8 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
         flows.infeasible.append((wide, Message("reason.wide_own")))
         serves_nothing(flows, wide)
     memory_checks(model, card, rows, flows)
+    if card.machines_beyond_search is not None:
+        flows.warnings.append((np.broadcast_to(card.machines_beyond_search[:, 0], (rows,)),
+                               Message("warning.machines_auto_limit",
+                                       limit=MAX_AUTO_MACHINES)))
     return flows

@@ -56,6 +56,7 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     T = growth.shape[1]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         peak = kappa * np.maximum(bound * growth.max(axis=1, keepdims=True) - before, 0.0) / H
+    peak = peak.max(axis=1, keepdims=True)  # before varies by month after a late purchase
     top = np.nan_to_num(np.broadcast_to(peak, (rows, 1)), posinf=0.0)
     given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
     if given is not None:  # the count in force in each month: kinks where I_m(x) = R_m·H
@@ -85,7 +86,8 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     out = []
     for months, weight in windows:
         commitment = card.reserved_price_per_hour * H * weight  # c, (S, 1)
-        out.append(_count_switches(counts, r_max, rows, H, kappa, before,
+        window_before = before if np.shape(before)[1] == 1 else before[:, months]
+        out.append(_count_switches(counts, r_max, rows, H, kappa, window_before,
                                    growth[:, months], per_level[:, months], commitment))
     points = np.concatenate(out, axis=1)
     points = np.sort(np.where(points <= bound, points, np.inf), axis=1)
@@ -138,10 +140,11 @@ def _count_switches(counts: Array, r_max: int, rows: int, H: Array, kappa: Array
 
 def _kinks(counts: Array, H: Array, kappa: Array, before: Array, growth: Array) -> Array:
     """Levels x where I_m(x) = R·H, (S, R, T): (R·H/κ + C)/g_m; inf in months without work.
-    counts (S or 1, R, 1); H, kappa, before (S or 1, 1); growth (S, T)."""
+    counts (S or 1, R, 1); H, kappa (S or 1, 1); before (S or 1, 1), or (S, T) when the
+    capacity before the cloud changes by month; growth (S, T)."""
     per_instance = np.where(kappa > 0, H / np.where(kappa > 0, kappa, 1.0), np.inf)
     with np.errstate(invalid="ignore"):
-        work = counts * per_instance[:, :, None] + np.asarray(before)[:, :, None]
+        work = counts * per_instance[:, :, None] + np.asarray(before)[:, None, :]
     work = np.where(np.isnan(work), np.inf, work)  # 0 × inf: no instance-hours at all
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(growth[:, None, :] > 0, work / growth[:, None, :], np.inf)

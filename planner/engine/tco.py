@@ -61,6 +61,7 @@ def option_flows(model: Model, name: str, work: Array, *, as_target: bool) -> Fl
     flows.residual_value = flows.residual_value + inner.residual_value
     flows.energy_kwh = _add_optional(flows.energy_kwh, inner.energy_kwh)
     flows.carbon_kg = _add_optional(flows.carbon_kg, inner.carbon_kg)
+    flows.steps = _add_optional(flows.steps, inner.steps)
     for mask, reason in inner.infeasible:
         flows.infeasible.append((np.broadcast_to(mask, (rows,)) & has_passed,
                                  Message(f"reason.{label}_target", target=target,

@@ -81,7 +81,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),
-        cost_vs_usage=_cost_vs_usage(plan, data),
+        cost_vs_usage=_cost_vs_usage(plan, figures, data),
         assumptions=_assumptions(plan),
         inputs=_inputs(plan),
         sensitivity=sensitivity(plan.model, figures, sensitivity_range),
@@ -208,6 +208,9 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
                                          else _num(o.capacity_gpu_hours_per_month[0])),
         "unmet_gpu_hours_per_month": _num(o.unmet_gpu_hours_per_month[0]),
         "first_unmet_month": _int_or_none(o.first_unmet_month[0]),
+        "machines": None if o.machines is None else _int_or_none(o.machines[0]),
+        "cost_per_owned_gpu_hour": (None if o.cost_per_owned_gpu_hour is None
+                                    else _num(o.cost_per_owned_gpu_hour[0])),
         **_free_tier_use(plan, o),
         **_who_serves(plan, o),
     }
@@ -234,6 +237,8 @@ def _overflow_warnings(plan, o: OptionFigures) -> list[Message]:
     """An owned option that passes more than half of the horizon's GPU-hours to its overflow
     is mostly rented: its machines are too few for the demand (and its growth)."""
     if o.kind != "own" or not bool(o.feasible[0]) or o.passed_cost is None:
+        return []
+    if o.machines is not None and o.machines[0] == 0:  # no machine: all overflow, as asked
         return []
     if not bool(mostly_overflow(o.served_share[:1])[0]):
         return []
@@ -284,9 +289,10 @@ def _monthly_frame(figures: Figures) -> pd.DataFrame:
     return frame
 
 
-def _cost_vs_usage(plan, data: dict[str, Any]) -> pd.DataFrame:
-    """Present value and total cost of every option over a range of month-1 demand levels."""
-    model = plan.model
+def _cost_vs_usage(plan, figures: Figures, data: dict[str, Any]) -> pd.DataFrame:
+    """Present value and total cost of every option over a range of month-1 demand levels
+    (``machines: auto`` at the count chosen for the plan's demand, as the break-even rows)."""
+    model = figures.model if figures.model is not None else plan.model
     level = float(np.asarray(model.demand.level).ravel()[0])
     marks = [level]
     for pair in data["break_even"]:

@@ -23,11 +23,12 @@ def too_large_message(scenarios: str = "") -> str:
 def overflowed(model: Any, scenarios: int = 1) -> dict[str, np.ndarray]:
     """For every option of ``model`` (by name), whether its cash flows leave the float range:
     one bool per scenario."""
+    from planner.engine.fleet import choose_machines
     from planner.engine.tco import evaluate as option_flows
 
     out = {}
     with np.errstate(all="ignore"):
-        for name, flows in option_flows(model).items():
+        for name, flows in option_flows(choose_machines(model)).items():
             months = flows.monthly_cost.shape[1]
             monthly = np.broadcast_to(flows.monthly_cost, (scenarios, months))
             residual = np.broadcast_to(flows.residual_value, (scenarios,))

@@ -46,7 +46,8 @@ DEFAULT_CHUNK_SCENARIOS = 16_384
 SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "total_cost",
                  "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
                  "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
-                 "first_unmet_month", "served_share", "passed_cost", "passed_cost_share")
+                 "first_unmet_month", "served_share", "passed_cost", "passed_cost_share",
+                 "machines", "cost_per_owned_gpu_hour")
 
 
 def _is_number(value: Any) -> bool:

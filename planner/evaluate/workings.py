@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from planner.engine.answer import headline_pair, marked_pairs, runner_up, same_as_cheapest
-from planner.engine.breakeven import last_month_above
+from planner.engine.breakeven import last_month_above_with_steps
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.months import discount
 from planner.result import BreakEvenCrossing, OptionWorkings, is_missing
@@ -95,12 +95,17 @@ def crossings(figures: Figures) -> dict[tuple[str, str], BreakEvenCrossing]:
     options (SPEC §5.6's rows)."""
     costs = {o.name: np.asarray(o.flows.monthly_cost, dtype=float)[:1]
              for o in figures.options if bool(o.feasible[0])}
+    steps = {o.name: None if o.flows.steps is None else np.asarray(o.flows.steps)[:1]
+             for o in figures.options}
     out = {}
     for p in figures.pairs:
         if p.own not in costs or p.versus not in costs:
             continue
         own, other = np.broadcast_arrays(costs[p.own], costs[p.versus])
-        last, gap, after = last_month_above(np.cumsum(own, axis=1), np.cumsum(other, axis=1))
+        last, gap, after, at_step = last_month_above_with_steps(
+            np.cumsum(own, axis=1), np.cumsum(other, axis=1), steps[p.own], steps[p.versus])
+        if bool(at_step[0]):  # the break-even is a purchase's step: no line to interpolate
+            continue
         out[(p.own, p.versus)] = BreakEvenCrossing(int(last[0]), float(gap[0]), float(after[0]))
     return out
 

@@ -41,6 +41,10 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
          "GPU-hours go to the overflow {target!r}, from month {month}"),
         ("机器数量不足以承担需求及其增长：规划期内 {share} 的 GPU 小时从第 {month} 个月起"
          "转交溢出方案“{target}”")),
+    "warning.machines_auto_limit": (
+        ("machines: auto looked at counts up to {limit} only; more machines would be needed "
+         "to cover the demand"),
+        "machines: auto 只比较了不超过 {limit} 台的数量；满足需求需要更多机器"),
     "warning.memory_unknown": (
         "GPU memory is unknown; it was not checked against min_gpu_memory_gb",
         "GPU 显存未知，未按 min_gpu_memory_gb 检查"),
@@ -82,6 +86,10 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "plausible.lifetime_years": (
         "a lifetime of {value:g} years: is it in months (did you mean {guess:.3g})?",
         "使用寿命 {value:g} 年：是否按月填写（是否想写 {guess:.3g}）？"),
+    "plausible.machines": (
+        ("{value:g} identical machines is more than {limit:g}: is it a count of GPUs "
+         "(gpu_count) or of hours?"),
+        "{value:g} 台相同的机器超过 {limit:g} 台：是否填成了 GPU 数量（gpu_count）或小时数？"),
     "plausible.hours_per_month": (
         ("{value:g} hours is more than a 31-day month has ({limit:g}): is it the hours of a "
         "year (did you mean 730)?"),
@@ -103,6 +111,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "qty.kwh": ("kWh", "千瓦时"),
     "qty.years": ("years", "年"),
     "qty.months": ("months", "个月"),
+    "qty.machine_years": ("machine-years", "台·年"),
+    "qty.machine_months": ("machine-months", "台·月"),
     "qty.system_hours": ("system-hours", "整机小时"),
     "qty.instance_hours": ("instance-hours", "实例小时"),
     "qty.on_demand_instance_hours": ("on-demand instance-hours", "按需实例小时"),

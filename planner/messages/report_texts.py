@@ -149,6 +149,8 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "kind.own": ("own", "自购"),
     "kind.free_tier": ("free tier", "免费额度"),
     "capacity.unlimited": ("no limit", "无限制"),
+    "gpu.fleet": ("{n} machines of {machine}", "{n} 台 {machine}"),
+    "gpu.machine": ("a machine", "整机"),
     "energy.use": ("{kwh} kWh over {months} months", "{months} 个月耗电 {kwh} 千瓦时"),
     "energy.carbon": (", {kg} kg CO2e", "，{kg} 千克二氧化碳当量"),
     "energy.sentence": ("{name} uses {energy}.", "{name} {energy}。"),

@@ -22,7 +22,8 @@ def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
 
     with i18n.language(lang):
         data = result.data
-        caption = "\n".join([content.recommendation(result), *_reserved_per_term(result)])
+        caption = "\n".join([content.recommendation(result), *_reserved_per_term(result),
+                             *_fleets(result)])
         table = Table(title=data["title"], caption=caption, caption_justify="left")
         table.add_column(t("term.option"))
         table.add_column(t("term.feasible"))
@@ -50,3 +51,17 @@ def _reserved_per_term(result: Result) -> list[str]:
             note = Message("note.reserved_per_term", counts=", ".join(str(c) for c in counts))
             lines.append(f"{row['name']}: {i18n.text(note)}")
     return lines
+
+
+def _fleets(result: Result) -> list[str]:
+    """"box: 3 machines of 4 × rtx-a6000", for each own option of other than one machine (the
+    report shows it under the option's name)."""
+    return [f"{row.name}: {row.gpu}" for row, data in zip(content.option_rows(result),
+                                                          _by_name(result))
+            if data["kind"] == "own" and data.get("machines") not in (None, 1)]
+
+
+def _by_name(result: Result) -> list[dict]:
+    """The option rows of the JSON in the order of :func:`content.option_rows`."""
+    rows = {row["name"]: row for row in result.data["options"]}
+    return [rows[row.name] for row in content.option_rows(result)]

@@ -76,8 +76,22 @@ class Financing(Map):
         "Paid in the month of purchase (at most the price). [currency]", 0.0)
 
 
+#: ``machines: auto``: the count with the lowest present value (SPEC §6).
+AUTO = "auto"
+MACHINE_FORMS = ("count", "word")
+
+
+def _machines_form(value: Any) -> str:
+    return "word" if isinstance(value, str) else "count"
+
+
+Machines = Annotated[
+    Annotated[CountOrZero, Tag("count")] | Annotated[Literal["auto"], Tag("word")],
+    Discriminator(_machines_form)]
+
+
 class OwnSpec(Map):
-    """An owned machine."""
+    """An owned machine (and how many of it)."""
 
     gpu: Text | None = key(
         "Catalog GPU id (memory, TDP, throughput, street price).", None, default_text="none")
@@ -118,6 +132,17 @@ class OwnSpec(Map):
     availability: Fraction = key("Share of hours the machine can work. [fraction]", 1.0)
     financing: Financing | None = key(
         "Pay the machine over time instead of at once.", None, default_text="none (paid at once)")
+    machines: Machines = key(
+        "Identical machines bought: a whole number ≥ 0, or auto (the count in 0..N with the "
+        "lowest present value, N the fewest that cover the largest month's demand; ties: "
+        "fewer). Capacity, purchase, energy (idle power too), maintenance, fixed costs, "
+        "financing and residual value are per machine × machines; a job does not span "
+        "machines. 0 sends all demand to overflow (an error without one). [machines]", 1)
+    purchase_month: CountOrZero = key(
+        "Month p in 0..horizon_months − 1 in which the machines are bought; they serve from "
+        "month p + 1, and their maintenance, fixed and per-hour costs start then. Before, all "
+        "demand goes to overflow (an error without one). Lifetimes, replacements and the "
+        "residual value's age count from p. [month]", 0)
 
 
 class FreeTierSpec(Map):

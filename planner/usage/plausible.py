@@ -12,6 +12,7 @@ The checks and their thresholds (``README.md``, "Decisions"):
 - an own machine's ``purchase_price`` above 0 and below 100 (a price in thousands; 0 is a
   machine already owned), ``power_watts`` above 0 and below 10 (kilowatts), and
   ``lifetime_years`` above 20 (months);
+- an own option's ``machines`` above 1,000 (a count of GPUs, or of GPU-hours);
 - ``hours_per_month`` above 744, the hours of a 31-day month (hours a year);
 - no work at all: ``demand.utilization``, ``demand.gpu_hours_per_month`` or
   ``demand.flops_per_month`` exactly 0.
@@ -37,6 +38,8 @@ MIN_PURCHASE_PRICE = 100.0
 MIN_POWER_WATTS = 10.0
 #: A lifetime longer than this is probably given in months. [years]
 MAX_LIFETIME_YEARS = 20.0
+#: More identical machines than this are probably GPUs or hours, not machines. [machines]
+MAX_MACHINES = 1000
 #: The hours of a 31-day month; more are probably the hours of a year. [h]
 MAX_HOURS_PER_MONTH = 744.0
 
@@ -122,6 +125,10 @@ def _own(path: str, own: Mapping[str, Any], currency: str) -> Iterator[tuple[str
     if years is not None and years > MAX_LIFETIME_YEARS:
         yield f"{path}.lifetime_years", Message("plausible.lifetime_years", value=years,
                                                 guess=years / 12.0)
+    machines = _number(own.get("machines"))
+    if machines is not None and machines > MAX_MACHINES:
+        yield f"{path}.machines", Message("plausible.machines", value=machines,
+                                          limit=MAX_MACHINES)
 
 
 def _located(path: str, warning: Message, document) -> Message:

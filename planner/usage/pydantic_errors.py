@@ -12,7 +12,15 @@ from pydantic import BaseModel
 
 from planner.errors import Problem, closest
 from planner.usage.models import Demand, Site, Usage
-from planner.usage.options import OPTION_MODELS, PER_TERM, RESERVED_FORMS, SPEC_MODELS, Financing
+from planner.usage.options import (
+    AUTO,
+    MACHINE_FORMS,
+    OPTION_MODELS,
+    PER_TERM,
+    RESERVED_FORMS,
+    SPEC_MODELS,
+    Financing,
+)
 from planner.usage.uncertainty import Correlation, Distribution, Uncertainty
 from planner.usage.values import COMMON_CURRENCIES, describe, format_number, iso_currencies
 from planner.usage.vocabulary import KIND_LABELS, KINDS, NAME_PATTERN
@@ -39,6 +47,8 @@ def _strip_tags(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
             rest = rest[:1] + rest[2:]
         if len(rest) >= 2 and rest[0] == "reserved_instances" and rest[1] in RESERVED_FORMS:
             rest = rest[:1] + rest[2:]
+        if len(rest) >= 3 and rest[:2] == ("own", "machines") and rest[2] in MACHINE_FORMS:
+            rest = rest[:2] + rest[3:]
         return loc[:2] + rest, kind
     return loc, None
 
@@ -107,6 +117,16 @@ def _unknown_option_keys(entry: Mapping[str, Any], here: str) -> list[Problem]:
     ]
 
 
+def _auto_suggestion(value: Any) -> str | None:
+    """'auto' for a word that means it ('Auto', 'AUTO', 'automatic', 'autom')."""
+    if not isinstance(value, str):
+        return None
+    word = value.strip().lower()
+    if word.startswith(AUTO) or (len(word) >= 2 and AUTO.startswith(word)):
+        return AUTO
+    return closest(word, [AUTO])
+
+
 def _literals(annotation: Any) -> list[Any]:
     """The values a ``Literal[...]`` (possibly inside ``Optional`` or ``Annotated``) allows."""
     if typing.get_origin(annotation) is Literal:
@@ -143,6 +163,10 @@ def error_problems(error: Mapping[str, Any]) -> list[Problem]:
                         f"numbers (one per term), got {describe(value)}", path=path,
                         suggestion=closest(value, [PER_TERM]) if isinstance(value, str)
                         else None)]
+    if loc[-2:] == ("own", "machines") and kind_of_error in ("literal_error", "integer_type",
+                                                            "integer_fraction"):
+        return [Problem(f"expected a whole number of machines (0 or more) or {AUTO}, got "
+                        f"{describe(value)}", path=path, suggestion=_auto_suggestion(value))]
     if kind_of_error == "missing":
         return [Problem("required key missing", path=path)]
     if kind_of_error == "option_kind":

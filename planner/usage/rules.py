@@ -50,6 +50,7 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
             problems += _ladder_rules(entry, here, data.get("horizon_months", 36))
         elif kind == "own":
             problems += _own_rules(entry, here)
+            problems += _fleet_rules(entry, here, data.get("horizon_months", 36))
         elif kind == "free_tier":
             problems += _free_tier_rules(entry, here)
     problems += _target_rules(entries, names)
@@ -137,6 +138,32 @@ def _own_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
         Problem("required when own has no gpu", path=f"{here}.own.{key}", at="map")
         for key in ("purchase_price", "power_watts") if own.get(key) is None
     ]
+
+
+def _fleet_rules(entry: Mapping[str, Any], here: str, horizon: Any) -> list[Problem]:
+    """SPEC §6: no machines, or machines bought after month 0, need an overflow to serve the
+    demand meanwhile; the purchase falls inside the horizon (months 0..T − 1)."""
+    own = entry.get("own")
+    if not isinstance(own, Mapping):
+        return []
+    problems = []
+    machines, month = own.get("machines"), own.get("purchase_month")
+    no_overflow = entry.get("overflow") is None
+    if _real(machines) and machines == 0 and no_overflow:
+        problems.append(Problem(
+            "0 machines serve nothing: give the option an overflow to serve its demand",
+            path=f"{here}.own.machines", at="map"))
+    if _real(month) and month > 0 and no_overflow:
+        problems.append(Problem(
+            f"machines bought in month {format_number(month)} serve from month "
+            f"{format_number(month + 1)}: give the option an overflow to serve the demand "
+            "before", path=f"{here}.own.purchase_month", at="map"))
+    if _real(month) and _whole(horizon) and month >= horizon >= 1:
+        problems.append(Problem(
+            f"the purchase month is one of 0..{format_number(horizon - 1)} (the horizon is "
+            f"{format_number(horizon)} months), got {format_number(month)}",
+            path=f"{here}.own.purchase_month"))
+    return problems
 
 
 def _free_tier_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:

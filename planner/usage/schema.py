@@ -289,6 +289,8 @@ Each entry of `correlations`:
   `reserved_1y_price_per_hour` / `reserved_3y_price_per_hour` with the reserved pricings.
   `region` applies only to a catalog id.
 - `own:` without `gpu` has `purchase_price` and `power_watts`.
+- `machines: 0`, and a `purchase_month` after 0, need the option's `overflow` (it serves the
+  demand the machines do not); `purchase_month` is at most `horizon_months` − 1.
 - `site.electricity_per_kwh` is given when an `own` option exists.
 - `financing` has `annual_rate` and `months`.
 - An inline `free_tier:` map's `setup_minutes` is shorter than its `session_hours`.

@@ -51,9 +51,14 @@ class OptionRow:
 
 def _gpu_text(row: dict[str, Any]) -> str:
     if row.get("gpu") is None:
-        return "" if fmt.is_missing(row.get("gpus")) else f"{row['gpus']} GPU"
-    count = row.get("gpus")
-    return row["gpu"] if count in (None, 1) else f"{count} × {row['gpu']}"
+        text = "" if fmt.is_missing(row.get("gpus")) else f"{row['gpus']} GPU"
+    else:
+        count = row.get("gpus")
+        text = row["gpu"] if count in (None, 1) else f"{count} × {row['gpu']}"
+    machines = row.get("machines")
+    if row["kind"] == "own" and machines is not None and machines != 1:  # a fleet (SPEC §6)
+        return t("gpu.fleet", n=machines, machine=text or t("gpu.machine"))
+    return text
 
 
 def _capacity_text(row: dict[str, Any]) -> str:
