@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import reports
 from builders import usage_plan
 from click.testing import CliRunner
 
@@ -338,8 +339,15 @@ def no_network(monkeypatch):
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_reports_need_no_network(no_network, tmp_path, example):
+    """Every format through the command line with the network refused; the PDF's layout and
+    printing (the seconds of it) are tests/reports.py's shared PDF, made with the network
+    refused too."""
+    assert reports.pdf(example.stem).startswith(b"%PDF")
+    assert [name for name, _ in reports.NETWORK_ATTEMPTS] == []
     runner = CliRunner()
     for fmt in planner.render.FORMATS:
+        if fmt == "pdf":
+            continue
         out = tmp_path / f"{example.stem}.{fmt}"
         result = runner.invoke(main, ["report", str(example), "-o", str(out), "--format", fmt,
                                       "--date", DAY], catch_exceptions=False)

@@ -33,6 +33,7 @@ from planner.render.paper import PAGE, check_paper
 
 if TYPE_CHECKING:
     import jinja2
+    import weasyprint
 
     from planner.result import Result
 
@@ -254,10 +255,22 @@ def render_pdf(result: Result, date: datetime.date, paper: str = "a4",
 
 def print_pdf(html: str, date: datetime.date) -> bytes:
     """``html`` printed by WeasyPrint, reproducibly (see :func:`render_pdf`)."""
+    with _collecting_new_objects_only():
+        return write_pdf(lay_out(html), date)
+
+
+def lay_out(html: str) -> weasyprint.Document:
+    """``html`` laid out in pages by WeasyPrint, as :func:`print_pdf` prints it."""
     import weasyprint
 
+    with _collecting_new_objects_only():
+        return weasyprint.HTML(string=html, base_url=None).render()
+
+
+def write_pdf(document: weasyprint.Document, date: datetime.date) -> bytes:
+    """The PDF of a laid-out ``document``, its font subsets stamped with ``date`` (see
+    :func:`render_pdf`)."""
     with _PDF_LOCK, _collecting_new_objects_only():
-        document = weasyprint.HTML(string=html, base_url=None)
         if "SOURCE_DATE_EPOCH" in os.environ:
             return document.write_pdf()
         midnight = datetime.datetime.combine(date, datetime.time(), datetime.timezone.utc)
@@ -270,7 +283,8 @@ def print_pdf(html: str, date: datetime.date) -> bytes:
 
 @contextlib.contextmanager
 def _collecting_new_objects_only() -> Iterator[None]:
-    """Python's cycle collector looks only at the objects made inside the block (gc.freeze).
+    """Python's cycle collector looks only at the objects made inside the block (gc.freeze);
+    nested, the outermost block decides.
 
     WeasyPrint makes a hundred thousand objects for a report, enough for three or so full
     collections, and each full collection otherwise walks every object the process holds
