@@ -12,11 +12,12 @@ import datetime
 from pathlib import Path
 
 import pytest
+import reports
 
 import planner
 from planner.render import i18n
 from planner.render.charts import bars, svg
-from planner.render.html import options_table_pt, render_html
+from planner.render.html import lay_out, options_table_pt, render_html
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DATE = datetime.date(2026, 11, 30)
@@ -36,13 +37,13 @@ def millions_plan() -> dict:
     return usage
 
 
-def text_outside_the_text_block(html: str) -> list[str]:
-    """Every text box of the laid-out PDF that ends beyond its page's content box."""
-    import weasyprint
+def text_outside_the_text_block(document) -> list[str]:
+    """Every text box of the laid-out PDF (a WeasyPrint document, as
+    :func:`planner.render.html.lay_out` makes it) that ends beyond its page's content box."""
     from weasyprint.formatting_structure import boxes
 
     found = []
-    for number, page in enumerate(weasyprint.HTML(string=html).render().pages, 1):
+    for number, page in enumerate(document.pages, 1):
         frame = page._page_box
         left, right = frame.content_box_x(), frame.content_box_x() + frame.width
         stack = [frame]
@@ -61,13 +62,12 @@ def text_outside_the_text_block(html: str) -> list[str]:
 def test_amounts_in_the_millions_of_yuan_fit_the_a4_text_block(lang):
     result = planner.load(millions_plan()).evaluate()
     assert max(row["total_cost"] for row in result.data["options"]) > 50_000_000
-    assert text_outside_the_text_block(render_html(result, DATE, "a4", lang)) == []
+    assert text_outside_the_text_block(lay_out(render_html(result, DATE, "a4", lang))) == []
 
 
 @pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.stem)
 def test_the_examples_fit_the_text_block(example):
-    result = planner.load(example).evaluate()
-    assert text_outside_the_text_block(render_html(result, DATE, "a4", "en")) == []
+    assert text_outside_the_text_block(reports.layout(example.stem)) == []
 
 
 def test_the_options_table_is_smaller_only_for_long_amounts():

@@ -7,8 +7,6 @@ PDF as drawings with their labels, pages are numbered and carry the running head
 
 from __future__ import annotations
 
-import datetime
-import importlib.util
 import io
 import re
 import shutil
@@ -16,17 +14,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import reports
 
 import planner
-from planner.render import render
 
 pypdf = pytest.importorskip("pypdf")
 Image = pytest.importorskip("PIL.Image")
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
-FIXTURE = Path(__file__).parent / "fixtures" / "result_small.py"
-DATE = datetime.date(2024, 6, 3)
+EXAMPLES = reports.EXAMPLES
 #: Page size in PostScript points of each paper.
 PAPER_POINTS = {"a4": (595, 842), "letter": (612, 792)}
 #: Each chart's class and a label drawn in it (English).
@@ -40,13 +36,6 @@ CHARTS = {
 
 needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
                                     reason="pdftoppm (poppler-utils) is not installed")
-
-
-def _fixture_result():
-    spec = importlib.util.spec_from_file_location("result_small", FIXTURE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.make_result()
 
 
 def _pages(pdf: bytes, folder: Path, dpi: int = 30) -> list[Path]:
@@ -65,15 +54,10 @@ def _ink(path: Path) -> float:
     return 1 - sum(histogram[250:]) / (image.width * image.height)
 
 
-@pytest.fixture(scope="module")
-def fixture_result():
-    return _fixture_result()
-
-
 @needs_pdftoppm
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_page_is_printed_and_not_blank(fixture_result, tmp_path, paper):
-    pdf = render(fixture_result, "pdf", date=DATE, paper=paper)
+def test_every_page_is_printed_and_not_blank(tmp_path, paper):
+    pdf = reports.pdf("fixture", paper=paper)
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     pages = _pages(pdf, tmp_path)
     assert len(pages) == len(reader.pages) and 4 <= len(pages) <= 8
@@ -93,9 +77,7 @@ def test_every_page_is_printed_and_not_blank(fixture_result, tmp_path, paper):
 @needs_pdftoppm
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_examples_print_with_their_charts(example, tmp_path):
-    result = planner.load(example).evaluate()
-    html = render(result, "html", date=DATE).decode("utf-8")
-    pdf = render(result, "pdf", date=DATE)
+    html, pdf = reports.html(example.stem), reports.pdf(example.stem)
     for name in ("ranking", "cumulative", "usage", "breakdown", "sensitivity"):
         svg = re.search(rf'<svg class="chart chart-{name}".*?</svg>', html, flags=re.DOTALL)
         assert svg, f"the {name} chart is missing"
@@ -105,7 +87,7 @@ def test_examples_print_with_their_charts(example, tmp_path):
     for label in CHARTS.values():
         assert label in text
     first = " ".join(reader.pages[0].extract_text().split())
-    data = result.to_dict()
+    data = planner.load(example).evaluate().to_dict()
     verb = {"own": "Buy", "cloud": "Rent", "free_tier": "Use"}[
         next(o["kind"] for o in data["options"] if o["name"] == data["cheapest"])]
     assert data["title"] in first and f"{verb} {data['cheapest']}:" in first
@@ -121,16 +103,15 @@ def test_examples_print_with_their_charts(example, tmp_path):
 
 @needs_pdftoppm
 def test_free_tiers_chart_when_a_tier_serves_work():
-    result = planner.load(ROOT / "examples" / "usage.yaml").evaluate()
-    html = render(result, "html", date=DATE).decode("utf-8")
+    html = reports.html("usage")
     assert '<svg class="chart chart-free"' in html
     assert "Sessions a week" in html and "Days a job waits" in html
 
 
 @needs_pdftoppm
-def test_charts_are_vector_drawings(fixture_result, tmp_path):
+def test_charts_are_vector_drawings():
     """The charts reach the PDF as paths and text, not as pictures."""
-    pdf = render(fixture_result, "pdf", date=DATE)
+    pdf = reports.pdf("fixture")
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     for page in reader.pages:
         resources = page.get("/Resources") or {}
@@ -143,9 +124,9 @@ def test_charts_are_vector_drawings(fixture_result, tmp_path):
 
 
 @needs_pdftoppm
-def test_a_chart_page_keeps_its_grey_levels(fixture_result, tmp_path):
+def test_a_chart_page_keeps_its_grey_levels(tmp_path):
     """Printed in grayscale, the chart page still has several distinct grey levels."""
-    pdf = render(fixture_result, "pdf", date=DATE)
+    pdf = reports.pdf("fixture")
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     number = next(i for i, page in enumerate(reader.pages, 1)
                   if "Monthly cost by component" in page.extract_text())

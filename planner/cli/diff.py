@@ -77,4 +77,4 @@ def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs
     console = Console()
     print_summary(change, console)
     if written is not None:
-        console.print(f"wrote {written}")
+        click.echo(f"wrote {written}")  # a path as it is: never wrapped, never markup

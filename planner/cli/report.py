@@ -93,7 +93,7 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
     console = Console()
     console.print(summary_table(result, "en" if fallback else lang))
     _print_plan_warnings(result, day, "en" if fallback else lang)
-    console.print(f"wrote {written}")
+    click.echo(f"wrote {written}")  # a path as it is: never wrapped, never markup
 
 
 def _print_plan_warnings(result, day, lang: str) -> None:

@@ -12,10 +12,13 @@ once at that width, print at their true size; only the page's height differs.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import functools
+import gc
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +33,7 @@ from planner.render.paper import PAGE, check_paper
 
 if TYPE_CHECKING:
     import jinja2
+    import weasyprint
 
     from planner.result import Result
 
@@ -255,10 +259,22 @@ def render_pdf(result: Result, date: datetime.date, paper: str = "a4",
 
 def print_pdf(html: str, date: datetime.date) -> bytes:
     """``html`` printed by WeasyPrint, reproducibly (see :func:`render_pdf`)."""
+    with _collecting_new_objects_only():
+        return write_pdf(lay_out(html), date)
+
+
+def lay_out(html: str) -> weasyprint.Document:
+    """``html`` laid out in pages by WeasyPrint, as :func:`print_pdf` prints it."""
     import weasyprint
 
-    document = weasyprint.HTML(string=html, base_url=None)
-    with _PDF_LOCK:
+    with _collecting_new_objects_only():
+        return weasyprint.HTML(string=html, base_url=None).render()
+
+
+def write_pdf(document: weasyprint.Document, date: datetime.date) -> bytes:
+    """The PDF of a laid-out ``document``, its font subsets stamped with ``date`` (see
+    :func:`render_pdf`)."""
+    with _PDF_LOCK, _collecting_new_objects_only():
         if "SOURCE_DATE_EPOCH" in os.environ:
             return document.write_pdf()
         midnight = datetime.datetime.combine(date, datetime.time(), datetime.timezone.utc)
@@ -267,3 +283,24 @@ def print_pdf(html: str, date: datetime.date) -> bytes:
             return document.write_pdf()
         finally:
             del os.environ["SOURCE_DATE_EPOCH"]
+
+
+@contextlib.contextmanager
+def _collecting_new_objects_only() -> Iterator[None]:
+    """Python's cycle collector looks only at the objects made inside the block (gc.freeze);
+    nested, the outermost block decides.
+
+    WeasyPrint makes a hundred thousand objects for a report, enough for three or so full
+    collections, and each full collection otherwise walks every object the process holds
+    (numpy, pandas, matplotlib, the Result): measured on a busy machine, 0.34 s of a 4 s PDF,
+    0.06 s with the older objects set aside. They are handed back to the collector afterwards;
+    a caller that froze objects itself is left as it was.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

@@ -73,29 +73,37 @@ def label_box(text: Text, renderer: RendererBase) -> np.ndarray:
     return np.array([extent.x0, extent.y0, extent.x1, extent.y1])
 
 
-def boxes_overlap(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two ``[x0, y0, x1, y1]`` boxes share more than an edge."""
-    return bool(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
-
-
 def segments_crossing(box: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Which segments ``starts[i]``–``ends[i]`` (n × 2, display units) pass through ``box``
-    (Liang–Barsky clipping, all segments at once)."""
+    (Liang–Barsky clipping, all segments at once). ``box`` is one ``[x0, y0, x1, y1]`` or a
+    stack of k of them, and the answer n or k × n booleans."""
+    boxes = np.asarray(box, dtype=float)
+    one = boxes.ndim == 1
+    boxes = boxes.reshape(-1, 4)[:, :, np.newaxis]  # k × 4 × 1, against n segments
     if len(starts) == 0:
-        return np.zeros(0, dtype=bool)
+        return np.zeros(0 if one else (len(boxes), 0), dtype=bool)
     d = ends - starts
-    low = np.zeros(len(starts))
-    high = np.ones(len(starts))
-    inside = np.ones(len(starts), dtype=bool)
-    for axis, (lo, hi) in enumerate(((box[0], box[2]), (box[1], box[3]))):
+    low = np.zeros((len(boxes), len(starts)))
+    high = np.ones((len(boxes), len(starts)))
+    inside = np.ones((len(boxes), len(starts)), dtype=bool)
+    for axis, (lo, hi) in enumerate(((boxes[:, 0], boxes[:, 2]), (boxes[:, 1], boxes[:, 3]))):
         for p, q in ((-d[:, axis], starts[:, axis] - lo), (d[:, axis], hi - starts[:, axis])):
-            parallel = p == 0
+            parallel = np.broadcast_to(p == 0, q.shape)
             inside &= ~(parallel & (q < 0))
             with np.errstate(divide="ignore", invalid="ignore"):
                 r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
             low = np.where(~parallel & (p < 0), np.maximum(low, r), low)
             high = np.where(~parallel & (p > 0), np.minimum(high, r), high)
-    return inside & (low <= high)
+    crossing = inside & (low <= high)
+    return crossing[0] if one else crossing
+
+
+def boxes_overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Which of ``others`` (m × 4) each of ``boxes`` (k × 4) shares more than an edge with:
+    k × m booleans (``[x0, y0, x1, y1]`` boxes)."""
+    a, b = boxes[:, np.newaxis, :], others[np.newaxis, :, :]
+    return (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) \
+        & (b[..., 1] < a[..., 3])
 
 
 @dataclass
@@ -107,12 +115,15 @@ class _Lines:
     ends: np.ndarray
     clearance: np.ndarray
 
-    def hits(self, box: np.ndarray, pixels_per_pt: float) -> int:
-        count = 0
+    def hits(self, boxes: np.ndarray, pixels_per_pt: float) -> np.ndarray:
+        """How many segments each of ``boxes`` (k × 4) covers, each box grown by a segment's
+        clearance."""
+        count = np.zeros(len(boxes), dtype=int)
         for margin in np.unique(self.clearance):
             chosen = self.clearance == margin
-            grown = box + np.array([-1, -1, 1, 1]) * margin * pixels_per_pt
-            count += int(segments_crossing(grown, self.starts[chosen], self.ends[chosen]).sum())
+            grown = boxes + np.array([-1, -1, 1, 1]) * margin * pixels_per_pt
+            crossing = segments_crossing(grown, self.starts[chosen], self.ends[chosen])
+            count += crossing.sum(axis=1)
         return count
 
 
@@ -217,18 +228,28 @@ def _plan(ax: Axes, marks: list[Mark]) -> tuple[list[Annotation], list[_Place | 
             note.set_text(text)
             box = label_box(note, renderer)
             pad = note.get_window_extent(renderer).x0 - box[0]  # the box's pad on every side
-            for candidate, right in _candidates(frame, anchors[k], box[2] - box[0],
-                                                box[3] - box[1], pad, mark, pixels_per_pt):
-                if candidate[0] < frame.x0 or candidate[2] > frame.x1:
-                    continue
-                top = max(candidate[3], reaches[k])
-                leader = (known[k][0], np.array([[anchors[k], top]]))
-                cover = sum(boxes_overlap(candidate, other)
-                            or bool(segments_crossing(other, *leader)[0]) for other in texts)
-                cover += sum(bool(segments_crossing(candidate, *known[j])[0])
-                             for j in range(len(marks)) if j != k)
-                options.append(_Place(candidate, right, text, anchors[k], top,
-                                      (cover, lines.hits(candidate, pixels_per_pt))))
+            tried = [(candidate, right) for candidate, right in _candidates(
+                frame, anchors[k], box[2] - box[0], box[3] - box[1], pad, mark, pixels_per_pt)
+                if frame.x0 <= candidate[0] and candidate[2] <= frame.x1]
+            if not tried:
+                continue
+            boxes = np.array([candidate for candidate, _ in tried])
+            tops = np.maximum(boxes[:, 3], reaches[k])
+            leaders = np.column_stack([np.full(len(tops), anchors[k]), tops])
+            bottoms = np.broadcast_to(known[k][0], leaders.shape)
+            cover = np.zeros(len(tried), dtype=int)
+            if texts:
+                others = np.array(texts)
+                crossed = segments_crossing(others, bottoms, leaders).T  # candidates × texts
+                cover += (boxes_overlapping(boxes, others) | crossed).sum(axis=1)
+            for j in range(len(marks)):
+                if j != k:
+                    cover += segments_crossing(boxes, *known[j])[:, 0]
+            hits = lines.hits(boxes, pixels_per_pt)
+            options += [_Place(candidate, right, text, anchors[k], float(top),
+                               (int(covered), int(hit)))
+                        for (candidate, right), top, covered, hit
+                        in zip(tried, tops, cover, hits)]
         note.set_text(mark.text)
         places.append(options)
     clear = _clear_places(places, pixels_per_pt)

@@ -10,6 +10,7 @@ page; matplotlib is imported on first use only.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import warnings
@@ -117,6 +118,9 @@ def inline(svg: str, salt: str, label: str) -> str:
     # matplotlib's "*{stroke-linejoin…}" would style the whole HTML page; report.css scopes it.
     svg = re.sub(r'\s*<style type="text/css">.*?</style>', "", svg, flags=re.DOTALL)
     svg = _flatten_groups(svg)
+    # matplotlib turns every text by -0 degrees: a transform that a print engine parses and
+    # applies to each label for nothing.
+    svg = _UNTURNED.sub("", svg)
     ids = set(_ID.findall(svg))
 
     def prefixed(match: re.Match[str]) -> str:
@@ -133,6 +137,7 @@ def inline(svg: str, salt: str, label: str) -> str:
     return svg.strip() + "\n"
 
 
+_UNTURNED = re.compile(r' transform="rotate\(-0 [-0-9.e ]+\)"')
 _GROUP_TAG = re.compile(r"<(/?)g\b([^>]*)>\s*")
 _ID_ONLY = re.compile(r'^\s*(id="[^"]*")?\s*$')
 
@@ -159,8 +164,15 @@ def _flatten_groups(svg: str) -> str:
 
 def text_width(text: str, size: float) -> float:
     """Width of ``text`` in points at ``size`` points, as matplotlib measures it."""
+    return _text_width(text, size, tuple(fonts()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_width(text: str, size: float, families: tuple[str, ...]) -> float:
+    # Legends and tick labels are measured again for every chart, and a measurement is a
+    # text layout by FreeType.
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
-    font = FontProperties(family=fonts(), size=size)
+    font = FontProperties(family=list(families), size=size)
     return text_to_path.get_text_width_height_descent(text, font, ismath=False)[0]
