@@ -8,9 +8,11 @@ evaluation.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,6 +44,7 @@ SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "tota
                  "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
                  "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
                  "first_unmet_month", "served_share", "passed_cost", "passed_cost_share")
+BREAK_EVEN_FIELDS = ("months", "system_hours", "gpu_hours_per_month")
 
 
 def _is_number(value: Any) -> bool:
@@ -50,6 +53,54 @@ def _is_number(value: Any) -> bool:
 
 def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
               chunk_size: int = 16_384, break_even: bool = True) -> pd.DataFrame:
+    """The tidy frame of SPEC §4: the columns are allocated once, for all rows, and filled
+    slice by slice of scenarios by :func:`sweep_columns`."""
+    spec = sweep_spec(plan, axes, mode=mode)
+    columns = allocate_columns(spec)
+    step = slice_scenarios(spec, chunk_size)
+    n_options = len(spec.option_names)
+    for start in range(0, spec.scenarios, step):
+        stop = min(start + step, spec.scenarios)
+        rows = slice(start * n_options, stop * n_options)
+        sweep_columns(spec, start, stop, break_even=break_even,
+                      out={name: column[rows] for name, column in columns.items()})
+    return columns_frame(spec, columns)
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A validated sweep, small and picklable: what :func:`sweep_columns` needs to compute
+    any slice of its scenarios, here or in another process.
+
+    usages : for each group of scenarios (the index of its value on every non-numeric axis,
+        0 on numeric ones), the validated usage dict with the numeric axes at their first
+        values.
+    values : each axis's values; arrays : each numeric axis's values as floats, else None.
+    """
+
+    catalog: Any
+    names: tuple[str, ...]
+    paths: tuple[tuple, ...]
+    numeric: tuple[bool, ...]
+    values: tuple[tuple, ...]
+    arrays: tuple[np.ndarray | None, ...]
+    sizes: tuple[int, ...]
+    mode: str
+    usages: dict[tuple, dict]
+    option_names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    gpu_categories: tuple[str, ...]
+    break_even_columns: tuple[str, ...]
+    months: int  # the most months (T + 1) of any group
+
+    @property
+    def scenarios(self) -> int:
+        return self.sizes[0] if self.mode == "zip" else int(np.prod(self.sizes))
+
+
+def sweep_spec(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product") -> SweepSpec:
+    """Check the axes and every group of scenarios (user errors for all that is wrong), and
+    describe the sweep for :func:`sweep_columns`."""
     if mode not in ("product", "zip"):
         raise UserError([Problem(f"sweep mode must be 'product' or 'zip', not {mode!r}")])
     if not axes:
@@ -88,9 +139,8 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     index = _axis_indices(sizes, mode, total)
     arrays = [np.asarray(v, dtype=float) if num else None for v, num in zip(values, numeric)]
     _check_finite(names, arrays)
-    groups = _groups(index, numeric)
-    frames = []
-    for key, members in groups:
+    usages = {}
+    for key, members in _groups(index, numeric):
         data = plan.data
         for name, num, vals, k in zip(names, numeric, values, key):
             data = set_path(data, name, vals[0] if num else vals[k])
@@ -98,20 +148,165 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
                           in zip(names, numeric, values, key) if not num)
         document = _validated(data, plan, names, numeric, arrays, index, members,
                               label or "with the axes' first values")
-        usage = document.usage.model_dump()
-        # Every option's flows are (scenarios × months) arrays: the chunk shrinks as the
-        # horizon and the options grow, so that memory stays bounded.
-        cells = (int(usage["horizon_months"]) + 1) * max(len(usage["options"]), 1)
-        rows = max(1, min(chunk_size, CHUNK_CELLS // cells))
-        for start in range(0, members.size, rows):
-            chunk = members[start:start + rows]
-            frames.append(_evaluate_chunk(plan, usage, paths, names, numeric, arrays, values,
-                                          index, chunk, break_even))
-    frame = pd.concat(frames, ignore_index=True)
-    if len(groups) > 1:
-        order = np.lexsort((frame["_order"].to_numpy(), frame["scenario"].to_numpy()))
-        frame = frame.take(order).reset_index(drop=True)
-    return frame.drop(columns="_order")
+        usages[key] = document.usage.model_dump()
+    del index
+    first = next(iter(usages.values()))
+    option_names = tuple(o["name"] for o in first["options"])
+    kinds = tuple(next(k for k in ("own", "cloud", "free_tier") if o.get(k) is not None)
+                  for o in first["options"])
+    gpus = []
+    pairs = []
+    for usage in usages.values():
+        with np.errstate(over="ignore"):
+            cards = resolve(usage, plan.catalog).model.cards
+        gpus += [cards[name].gpu for name in option_names if name in cards]
+        owns = [o["name"] for o in usage["options"] if o.get("own") is not None]
+        pairs += [f"break_even.{versus}.{field}" for own in owns for versus in option_names
+                  if versus != own for field in BREAK_EVEN_FIELDS]
+    months = max(int(u["horizon_months"]) + 1 for u in usages.values())
+    return SweepSpec(
+        catalog=plan.catalog, names=tuple(names), paths=tuple(tuple(p) for p in paths),
+        numeric=tuple(numeric), values=tuple(tuple(v) for v in values), arrays=tuple(arrays),
+        sizes=tuple(sizes), mode=mode, usages=usages, option_names=option_names, kinds=kinds,
+        gpu_categories=tuple(dict.fromkeys(g for g in gpus if g is not None)),
+        break_even_columns=tuple(dict.fromkeys(pairs)), months=months)
+
+
+def slice_scenarios(spec: SweepSpec, chunk_size: int = 16_384) -> int:
+    """Scenarios computed at once: at most ``chunk_size``, fewer as the horizon and the
+    options grow (every option's flows are (scenarios × months) arrays), so that memory stays
+    bounded."""
+    cells = spec.months * max(len(spec.option_names), 1)
+    return max(1, min(chunk_size, CHUNK_CELLS // cells))
+
+
+def _column_dtypes(spec: SweepSpec) -> dict[str, Any]:
+    """Every column of the frame and the dtype it is allocated with (codes for categories)."""
+    out: dict[str, Any] = {"scenario": np.int64}
+    for name, vals in zip(spec.names, spec.values):
+        out[name] = float if all(_is_number(v) for v in vals) else object
+    out["option"] = np.int32
+    out["kind"] = out["gpu"] = np.int32
+    for field in SCALAR_FIELDS:
+        if field not in out:
+            out[field] = bool if field == "feasible" else float
+    out["cheapest"] = np.int32
+    for name in spec.break_even_columns:
+        out[name] = float
+    return out
+
+
+def allocate_columns(spec: SweepSpec, scenarios: int | None = None) -> dict[str, np.ndarray]:
+    """The columns of ``scenarios`` scenarios (all of the sweep's by default), allocated once:
+    one row per scenario and option; NaN where a figure is not filled in."""
+    rows = (spec.scenarios if scenarios is None else scenarios) * len(spec.option_names)
+    out = {}
+    for name, dtype in _column_dtypes(spec).items():
+        if dtype is float:
+            out[name] = np.full(rows, np.nan)
+        elif dtype is object:
+            out[name] = np.empty(rows, dtype=object)
+        else:
+            out[name] = np.zeros(rows, dtype=dtype)
+    return out
+
+
+def columns_frame(spec: SweepSpec, columns: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The tidy frame of SPEC §4 from filled columns (codes become categories), without
+    copying the numeric columns."""
+    categories = {"option": list(spec.option_names), "cheapest": list(spec.option_names),
+                  "kind": list(dict.fromkeys(spec.kinds)), "gpu": list(spec.gpu_categories)}
+    data: dict[str, Any] = {}
+    for name, column in columns.items():
+        if name in categories:
+            data[name] = pd.Categorical.from_codes(column, categories=categories[name])
+        else:
+            data[name] = column
+    return pd.DataFrame(data, copy=False)
+
+
+def sweep_columns(spec: SweepSpec, start: int, stop: int, *, break_even: bool = True,
+                  out: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """The frame's columns for scenarios ``start`` .. ``stop`` − 1 of the sweep, one row per
+    scenario and option, scenario-major ((stop − start) × options rows).
+
+    The one function a sweep computes with, picklable in all its inputs, so that slices can
+    run anywhere (another process, a Dask worker) and their columns be put together in
+    scenario order. ``out`` (column name → array of that many rows, views of a larger
+    frame's columns for example, as :func:`allocate_columns` makes them) is filled in place
+    and returned; without it new columns are allocated. Categories are codes: ``option`` and
+    ``cheapest`` into :attr:`SweepSpec.option_names` (−1: none), ``kind`` into the kinds in
+    option order, ``gpu`` into :attr:`SweepSpec.gpu_categories`.
+    """
+    count = stop - start
+    columns = allocate_columns(spec, count) if out is None else dict(out)
+    scenario = np.arange(start, stop)
+    if spec.mode == "zip":
+        index = [scenario for _ in spec.sizes]
+    else:
+        index = list(np.unravel_index(scenario, spec.sizes))
+    for key, members in _groups(index, list(spec.numeric)):
+        picked = [idx[members] for idx in index]
+        _fill_group(spec, spec.usages[key], picked, scenario[members], members, columns,
+                    break_even)
+    return columns
+
+
+def _fill_group(spec: SweepSpec, usage: dict, picked: list[np.ndarray], scenarios: np.ndarray,
+                members: np.ndarray, columns: dict[str, np.ndarray], break_even: bool) -> None:
+    """Compute the scenarios of one group (``picked``: their index on every axis) and write
+    their rows (at ``members``, positions in the slice) into ``columns``."""
+    usage = copy.deepcopy(usage)
+    for path, num, arr, idx in zip(spec.paths, spec.numeric, spec.arrays, picked):
+        if num:
+            _set_leaf(usage, path, arr[idx])
+    with np.errstate(over="ignore"):  # an input that overflows is refused below
+        resolved = resolve(usage, spec.catalog)
+    if resolved.issues:
+        raise UserError([Problem(p.message, path=p.path) for p in resolved.issues])
+    described = (spec.names, spec.values, picked)
+    if has_infinity(resolved.model):  # inputs beyond the float range once converted
+        raise _overflow_error(resolved.model, *described)
+    _check_rules_between_axes(usage, resolved.model, *described)
+    try:
+        with np.errstate(over="raise"):
+            figures = compute(resolved.model, break_even=break_even)
+    except FloatingPointError:
+        raise _overflow_error(resolved.model, *described) from None
+    n_options = len(spec.option_names)
+    rows = members.size
+
+    def put(name: str, values: Any, option: int | None = None) -> None:
+        """Write ``values`` into column ``name``: into one option's rows, or all rows."""
+        table = columns[name].reshape(-1, n_options)
+        if option is None:
+            table[members] = values  # (rows, 1) or (1, options)
+        else:
+            table[members, option] = values
+
+    put("scenario", scenarios[:, None])
+    for name, vals, idx in zip(spec.names, spec.values, picked):
+        if columns[name].dtype == object:
+            column = np.empty(len(vals), dtype=object)  # one cell per value, lists too
+            column[:] = list(vals)
+            put(name, column[idx][:, None])
+        else:
+            put(name, np.asarray(vals, dtype=float)[idx][:, None])
+    put("option", np.arange(n_options)[None, :])
+    kinds = list(dict.fromkeys(spec.kinds))
+    for j, o in enumerate(figures.options):
+        option = spec.option_names.index(o.name)
+        gpu = resolved.model.cards[o.name].gpu
+        put("kind", kinds.index(spec.kinds[option]), option)
+        put("gpu", -1 if gpu is None else spec.gpu_categories.index(gpu), option)
+        for field in SCALAR_FIELDS:
+            if field not in ("kind", "gpu"):
+                put(field, _field(resolved.model, o, field, rows), option)
+    put("cheapest", figures.cheapest[:, None])
+    for pair in figures.pairs:
+        option = spec.option_names.index(pair.own)
+        for field in BREAK_EVEN_FIELDS:
+            put(f"break_even.{pair.versus}.{field}", getattr(pair, field), option)
 
 
 def _axis(name: str, axis: Any) -> Sequence[Any] | range | np.ndarray:
@@ -224,77 +419,16 @@ def _set_leaf(usage: dict, path: tuple, value) -> None:
     node[path[-1]] = value
 
 
-def _evaluate_chunk(plan, usage, paths, names, numeric, arrays, values, index, chunk,
-                    break_even) -> pd.DataFrame:
-    import copy
-
-    usage = copy.deepcopy(usage)
-    for path, num, arr, idx in zip(paths, numeric, arrays, index):
-        if num:
-            _set_leaf(usage, tuple(path), arr[idx[chunk]])
-    with np.errstate(over="ignore"):  # an input that overflows is refused below
-        resolved = resolve(usage, plan.catalog)
-    if resolved.issues:
-        raise UserError([Problem(p.message, path=p.path) for p in resolved.issues])
-    if has_infinity(resolved.model):  # inputs beyond the float range once converted
-        raise _overflow_error(resolved.model, names, values, index, chunk)
-    _check_rules_between_axes(usage, resolved.model, names, values, index, chunk)
-    try:
-        with np.errstate(over="raise"):
-            figures = compute(resolved.model, break_even=break_even)
-    except FloatingPointError:
-        raise _overflow_error(resolved.model, names, values, index, chunk) from None
-    rows = chunk.size
-    n_options = len(figures.options)
-    out: dict[str, Any] = {"scenario": np.repeat(chunk, n_options)}
-    for name, vals, idx in zip(names, values, index):
-        column = np.empty(len(vals), dtype=object)  # one cell per value, lists too (a ladder)
-        column[:] = list(vals)
-        picked = column[idx[chunk]]
-        out[name] = np.repeat(picked, n_options)
-        if all(_is_number(v) for v in vals):
-            out[name] = out[name].astype(float)
-    option_names = [o.name for o in figures.options]
-    out["option"] = pd.Categorical.from_codes(np.tile(np.arange(n_options), rows),
-                                              categories=option_names)
-    out["_order"] = np.tile(np.arange(n_options), rows)
-    stacked = {}
-    for field in ("kind", "gpu"):
-        values = [getattr(o, field) if field == "kind" else resolved.model.cards[o.name].gpu
-                  for o in figures.options]
-        categories = list(dict.fromkeys(v for v in values if v is not None))
-        codes = np.array([categories.index(v) if v is not None else -1 for v in values])
-        stacked[field] = pd.Categorical.from_codes(np.tile(codes, rows), categories=categories)
-    for field in SCALAR_FIELDS:
-        if field in stacked:
-            continue
-        columns = []
-        for o in figures.options:
-            value = _field(resolved.model, o, field, rows)
-            columns.append(value)
-        stacked[field] = np.stack(columns, axis=1).ravel()
-    out.update(stacked)
-    out["cheapest"] = pd.Categorical.from_codes(np.repeat(figures.cheapest, n_options),
-                                                categories=option_names)
-    for pair in figures.pairs:
-        own_index = option_names.index(pair.own)
-        for field in ("months", "system_hours", "gpu_hours_per_month"):
-            key = f"break_even.{pair.versus}.{field}"
-            if key not in out:
-                out[key] = np.full(rows * n_options, np.nan)
-            out[key].reshape(rows, n_options)[:, own_index] = getattr(pair, field)
-    return pd.DataFrame(out)
-
-
-def _scenarios_text(names, values, index, chunk, where) -> str:
-    """The first few scenarios at ``where`` (positions in ``chunk``) by their axis values."""
-    shown = [", ".join(f"{name} = {vals[idx[chunk[k]]]!r}" for name, vals, idx
-                       in zip(names, values, index)) for k in where[:3]]
+def _scenarios_text(names, values, picked, where) -> str:
+    """The first few scenarios at ``where`` (positions among the scenarios whose index on
+    each axis ``picked`` gives) by their axis values."""
+    shown = [", ".join(f"{name} = {vals[idx[k]]!r}" for name, vals, idx
+                       in zip(names, values, picked)) for k in where[:3]]
     more = f" and {where.size - 3} more" if where.size > 3 else ""
     return "; ".join(shown) + more
 
 
-def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None:
+def _check_rules_between_axes(usage, model, names, values, picked) -> None:
     """The numeric rule between two keys (SPEC §1), checked in every scenario: each axis is
     validated only at its ends with the others at their first values, which cannot see a
     free tier's setup_minutes swept past its swept session_hours."""
@@ -308,26 +442,28 @@ def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None
         session = np.asarray(card.session_hours, dtype=float)[:, 0]
         setup = np.asarray(card.setup_minutes, dtype=float)[:, 0]
         with np.errstate(invalid="ignore"):
-            bad = np.broadcast_to(setup_takes_whole_session(setup, session), (chunk.size,))
+            bad = np.broadcast_to(setup_takes_whole_session(setup, session),
+                                  (picked[0].size,))
         if bad.any():
             where = np.flatnonzero(bad)
             problems.append(Problem(
                 f"{SETUP_TAKES_WHOLE_SESSION} in the sweep's scenarios "
-                + _scenarios_text(names, values, index, chunk, where),
+                + _scenarios_text(names, values, picked, where),
                 path=f"options[{i}].free_tier.setup_minutes"))
     if problems:
         raise UserError(problems)
 
 
-def _overflow_error(model, names, values, index, chunk) -> UserError:
+def _overflow_error(model, names, values, picked) -> UserError:
     """The scenarios whose costs leave the float range (absurd values on an axis), as a user
     error naming the first few of them by their axis values."""
-    bad = np.zeros(chunk.size, dtype=bool)
-    for rows in overflowed(model, chunk.size).values():
+    count = picked[0].size
+    bad = np.zeros(count, dtype=bool)
+    for rows in overflowed(model, count).values():
         bad |= rows
-    where = np.flatnonzero(bad) if bad.any() else np.arange(min(chunk.size, 1))
+    where = np.flatnonzero(bad) if bad.any() else np.arange(min(count, 1))
     return UserError([Problem(
-        too_large_message(_scenarios_text(names, values, index, chunk, where)),
+        too_large_message(_scenarios_text(names, values, picked, where)),
         path=names[0] if len(names) == 1 else "")])
 
 
