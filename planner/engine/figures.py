@@ -18,8 +18,8 @@ from planner.engine.breakeven import (
     months_from_cumulative,
 )
 from planner.engine.flows import Flows, present_value, total_cost
-from planner.engine.linear import LevelSearch, separable
 from planner.engine.months import discount, work_by_month
+from planner.engine.reserved_levels import ReservedLevelSearch
 from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
 from planner.engine.tco import evaluate
 
@@ -163,11 +163,11 @@ def cheapest_of(model: Model, options: list[OptionFigures], rows: int,
     return cheapest_index(pv, share, _targets(model, options), eligible)
 
 
-def _level(model: Model, search: LevelSearch, own: OptionFigures,
+def _level(model: Model, search: ReservedLevelSearch, own: OptionFigures,
            other: OptionFigures) -> Array:
-    """Break-even demand level: closed form when costs are separable by month, else by
-    evaluating the engine on the pieces (reserved commitments couple the months)."""
-    if separable(model, own.name) and separable(model, other.name):
+    """Break-even demand level: in closed form on the pieces, reserved clouds included; by
+    evaluating the engine on the pieces only where a reserved cloud has too many of them."""
+    if search.closed_form(own.name) and search.closed_form(other.name):
         return search.level(own.name, other.name, own.pv_unmasked, other.pv_unmasked)
     return break_even_level(model, own.name, other.name)
 
@@ -177,7 +177,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
     pairs = []
     rows = options[0].feasible.shape[0]
     cumulative = {o.name: np.cumsum(o.flows.monthly_cost, axis=1) for o in options}
-    search = LevelSearch(model, OVERFLOW_SEARCH_FACTOR)
+    search = ReservedLevelSearch(model, OVERFLOW_SEARCH_FACTOR)
     for own in options:
         card = model.cards[own.name]
         if not isinstance(card, OwnCard):

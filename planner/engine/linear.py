@@ -55,7 +55,10 @@ def _unit_rate(model: Model, name: str) -> tuple[Array, Array, bool]:
     too_small = d.min_gpu_memory_gb > card.gpu_memory_gb
     if isinstance(card, CloudCard):
         hours = rented_instance_hours(model, card, per_unit)
-        rate = hours * card.price_per_hour
+        # A reserved cloud's cost couples the months: its part that depends on the work is
+        # the walk of planner.engine.reserved_levels.reserved_events, not a rate.
+        price = 0.0 if card.term_months else card.price_per_hour
+        rate = hours * price
         return np.full_like(rate, np.inf), rate, ~too_small
     if isinstance(card, OwnCard):
         idle = card.idle_power_kw if card.always_on else 0.0
@@ -178,8 +181,11 @@ class LevelSearch:
         return bound
 
     def _blocks(self, own: str, other: str):
-        blocks = [(p, s, j, 1.0) for p, s, j in zip(*vars(self.events(own)).values())]
-        blocks += [(p, s, j, -1.0) for p, s, j in zip(*vars(self.events(other)).values())]
+        """The events of both chains: (levels, slope changes, jumps, sign, whether the levels
+        are sorted already); the month blocks are sorted by :meth:`_sorted_events`."""
+        blocks = [(p, s, j, 1.0, False) for p, s, j in zip(*vars(self.events(own)).values())]
+        blocks += [(p, s, j, -1.0, False)
+                   for p, s, j in zip(*vars(self.events(other)).values())]
         return blocks
 
     def _sorted_events(self, blocks, rows: int, index: Array, first: int | None):
@@ -200,8 +206,8 @@ class LevelSearch:
                 return np.where(rising, a, a[:, ::-1])
         parts = []
         limit = np.full(rows, np.inf)
-        for p, s, j, sign in blocks:
-            p, s, j = (flip(pick(a)) for a in (p, s, j))
+        for p, s, j, sign, ordered in blocks:
+            p, s, j = (pick(a) if ordered else flip(pick(a)) for a in (p, s, j))
             if first is not None and first < p.shape[1]:
                 limit = np.minimum(limit, p[:, first])
                 p, s, j = p[:, :first], s[:, :first], j[:, :first]
@@ -248,7 +254,8 @@ class LevelSearch:
         blocks = self._blocks(own, other)
         first = bound
         for p, *_ in blocks:
-            first = np.minimum(first, np.broadcast_to(p.min(axis=1), (rows,)))
+            if p.shape[1]:
+                first = np.minimum(first, np.broadcast_to(p.min(axis=1), (rows,)))
         xs = np.stack([np.zeros(rows), first], axis=1)
         vs = np.stack([delta0, delta0 + slope0 * first], axis=1)
         found, _ = first_crossing(xs, vs, tol[:, None])
