@@ -66,9 +66,15 @@ class Flows:
     def monthly_cost(self) -> Array:
         """Sum of the components, (S, T + 1); read only once the flows are complete."""
         total = 0.0
-        # Shared rows (1, T + 1) first: they add up cheaply before the per-scenario arrays.
+        # Shared rows (1, T + 1) first: they add up cheaply before the per-scenario arrays,
+        # which are then added in place, into one array allocated once.
+        fresh = False
         for value in sorted(self.components.values(), key=lambda a: np.shape(a)[0]):
-            total = total + value
+            if fresh and np.shape(value)[0] <= total.shape[0]:
+                np.add(total, value, out=total)
+            else:
+                total = total + value
+                fresh = isinstance(total, np.ndarray)
         return total
 
     def feasible(self, rows: int) -> Array:
@@ -85,7 +91,7 @@ def present_value(model: Model, flows: Flows, disc: Array | None = None) -> Arra
     T = model.calendar.horizon_months
     monthly = flows.monthly_cost
     if disc.shape[0] == 1:  # one discount curve for all scenarios: a matrix-vector product
-        discounted = monthly @ disc[0]
+        discounted = np.einsum("ij,j->i", monthly, disc[0])  # numpy's loop: no BLAS threads
     else:
         discounted = np.einsum("ij,ij->i", *np.broadcast_arrays(monthly, disc))
     return discounted - flows.residual_value * disc[:, T]

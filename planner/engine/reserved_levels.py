@@ -212,8 +212,10 @@ def reserved_events(model: Model, name: str, growth: Array,
     T = growth.shape[1]
     disc = discount(model)
     beta = card.on_demand_price_per_hour * disc[:, 1:] * kappa * growth  # β_m, (S, T)
-    rows = max(growth.shape[0], np.shape(before)[0], np.shape(kappa)[0], reach.shape[0],
-               H.shape[0], beta.shape[0])
+    # Rows of the events: one where nothing they depend on differs between scenarios (the
+    # reach only bounds the counts listed).
+    rows = max(growth.shape[0], np.shape(before)[0], np.shape(kappa)[0], H.shape[0],
+               beta.shape[0])
     given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
     if given is not None:
         given = np.asarray(given, float)
@@ -225,8 +227,7 @@ def reserved_events(model: Model, name: str, growth: Array,
         return _sorted(kinks, np.broadcast_to(beta, (rows, T)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         peak = kappa * np.maximum(reach * growth.max(axis=1, keepdims=True) - before, 0.0) / H
-    top = np.nan_to_num(np.broadcast_to(peak, (rows, 1)), posinf=np.inf)
-    r_max = float(np.ceil(top.max(initial=0.0)) + 1)
+    r_max = float(np.ceil(np.nan_to_num(peak, posinf=np.inf).max(initial=0.0)) + 1)
     if not r_max * (T + 1) <= MAX_RESERVED_EVENTS:
         return None
     counts = np.arange(int(r_max) + 1, dtype=float)
@@ -345,5 +346,5 @@ class ReservedLevelSearch(LevelSearch):
             positions, slopes = self.reserved(name)
             if positions.shape[1]:
                 jumps = np.zeros((1, positions.shape[1]))
-                blocks.append((positions, slopes, jumps, sign, True))
+                blocks.append((positions, slopes, jumps, sign, True, [(1.0, slopes, None)]))
         return blocks
