@@ -48,9 +48,14 @@ def break_even_months(own_cost: Array, other_cost: Array) -> Array:
     return months_from_cumulative(np.cumsum(own_cost, axis=1), np.cumsum(other_cost, axis=1))
 
 
-def months_from_cumulative(own_cum: Array, other_cum: Array) -> Array:
-    """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1)."""
-    ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum)
+def months_from_cumulative(own_cum: Array, other_cum: Array, own_peak: Array | None = None,
+                           other_peak: Array | None = None) -> Array:
+    """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1).
+
+    own_peak, other_peak : the largest |cumulative cost| of each scenario, (S,), when known
+    already (:func:`cumulative_peak`). [currency]
+    """
+    ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum, own_peak, other_peak)
     with np.errstate(divide="ignore", invalid="ignore"):
         crossing = last + d0 / (d0 - d1)
     months = np.where(ever, crossing, 0.0)
@@ -74,11 +79,20 @@ def last_month_above(own_cum: Array, other_cum: Array) -> tuple[Array, Array, Ar
             np.where(inside, d1, np.nan))
 
 
-def _last_above(own_cum: Array, other_cum: Array) -> tuple[Array, ...]:
+def cumulative_peak(cumulative: Array) -> Array:
+    """The largest |cumulative cost| of each scenario, (S,): the scale of the tolerance of
+    :func:`months_from_cumulative`. [currency]"""
+    return np.maximum(cumulative.max(axis=1), -cumulative.min(axis=1))
+
+
+def _last_above(own_cum: Array, other_cum: Array, own_peak: Array | None = None,
+                other_peak: Array | None = None) -> tuple[Array, ...]:
     """(above at some month end, above at T, the last month end above, own − other there and
     at the next month end), each (S,)."""
     diff = own_cum - other_cum
-    scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
+    own_peak = cumulative_peak(own_cum) if own_peak is None else own_peak
+    other_peak = cumulative_peak(other_cum) if other_peak is None else other_peak
+    scale = np.maximum(own_peak, other_peak)
     above = diff > (_REL_TOL * np.maximum(scale, 1.0))[:, None]
     T = diff.shape[1] - 1
     rows = np.arange(diff.shape[0])

@@ -14,6 +14,7 @@ from planner.cards.model import Array, Model, OwnCard
 from planner.engine.breakeven import (
     OVERFLOW_SEARCH_FACTOR,
     break_even_level,
+    cumulative_peak,
     hours_until,
     months_from_cumulative,
 )
@@ -22,8 +23,6 @@ from planner.engine.months import discount, work_by_month
 from planner.engine.reserved_levels import ReservedLevelSearch
 from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
 from planner.engine.tco import evaluate
-
-_UNMET_TOLERANCE = 1e-9
 
 
 @dataclass
@@ -105,8 +104,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             first_unmet = np.full(rows, np.nan)
         else:
             unmet = np.broadcast_to(flows.unmet, (rows, flows.unmet.shape[1]))
-            needed = np.broadcast_to(flows.needed, unmet.shape)
-            is_unmet = unmet > _UNMET_TOLERANCE * np.maximum(needed, 1.0)
+            is_unmet = np.broadcast_to(flows.unmet_mask, unmet.shape)
             first_unmet = np.where(is_unmet.any(axis=1), np.argmax(is_unmet, axis=1), np.nan)
             unmet_first = unmet[:, 1]
         options.append(OptionFigures(
@@ -177,6 +175,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
     pairs = []
     rows = options[0].feasible.shape[0]
     cumulative = {o.name: np.cumsum(o.flows.monthly_cost, axis=1) for o in options}
+    peak = {name: cumulative_peak(cum) for name, cum in cumulative.items()}
     search = ReservedLevelSearch(model, OVERFLOW_SEARCH_FACTOR)
     for own in options:
         card = model.cards[own.name]
@@ -188,7 +187,8 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
             if other is own:
                 continue
             both = own.feasible & other.feasible
-            months = months_from_cumulative(cumulative[own.name], cumulative[other.name])
+            months = months_from_cumulative(cumulative[own.name], cumulative[other.name],
+                                            peak[own.name], peak[other.name])
             months = np.where(both, np.broadcast_to(months, (rows,)), np.nan)
             hours = hours_until(system_hours, months, busy_cumulative)
             if break_even:

@@ -16,6 +16,9 @@ from planner.cards.model import Array, Model
 from planner.engine.months import discount
 from planner.messages import Message
 
+#: Work below this share of a month's demand is rounding noise, not unmet demand.
+UNMET_TOLERANCE = 1e-9
+
 COMPONENTS = ("purchase", "resale", "financing", "loan_payoff", "energy", "maintenance",
               "fixed", "operating", "rental", "reservation", "storage", "fee", "overflow",
               "fallback")
@@ -63,6 +66,12 @@ class Flows:
         return self.needed - self.served
 
     @functools.cached_property
+    def unmet_mask(self) -> Array:
+        """Months whose unmet work is more than rounding noise (:data:`UNMET_TOLERANCE` of the
+        month's demand, or of one GPU-hour). (S, T + 1) bool"""
+        return self.unmet > UNMET_TOLERANCE * np.maximum(self.needed, 1.0)
+
+    @functools.cached_property
     def monthly_cost(self) -> Array:
         """Sum of the components, (S, T + 1); read only once the flows are complete."""
         total = 0.0
@@ -76,6 +85,12 @@ class Flows:
                 total = total + value
                 fresh = isinstance(total, np.ndarray)
         return total
+
+    @functools.cached_property
+    def monthly_total(self) -> Array:
+        """Sum of the monthly costs over months 0..T, (S,); read once the flows are complete.
+        [currency]"""
+        return np.asarray(self.monthly_cost, dtype=float).sum(axis=1)
 
     def feasible(self, rows: int) -> Array:
         ok = np.ones(rows, dtype=bool)
@@ -99,7 +114,7 @@ def present_value(model: Model, flows: Flows, disc: Array | None = None) -> Arra
 
 def total_cost(flows: Flows) -> Array:
     """Nominal sum of the monthly costs less the residual value, (S,). [currency]"""
-    return flows.monthly_cost.sum(axis=1) - flows.residual_value
+    return flows.monthly_total - flows.residual_value
 
 
 def row_count(model: Model, work: Array) -> int:

@@ -371,8 +371,9 @@ def break_even_level_linear(model: Model, own: str, other: str, pv_own: Array,
     return LevelSearch(model, factor).level(own, other, pv_own, pv_other)
 
 
-#: Points of the walk evaluated for every scenario before the scenarios still open go on.
-SHARED_FIRST_POINTS = 16
+#: Points of the walk evaluated for every scenario, then for those still open, before the
+#: rest of the walk is evaluated for the scenarios open after them.
+SHARED_STAGES = (16, 64)
 
 
 def shared_walk(blocks, flip: bool | None, delta0: Array, slope0: Array, bound: Array,
@@ -466,7 +467,7 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
     level = np.full(rows, np.nan)
     todo = np.arange(rows)
     start = 0
-    for stop in (min(SHARED_FIRST_POINTS, xs.size), xs.size):
+    for stop in (*(min(k, xs.size) for k in SHARED_STAGES), xs.size):
         if todo.size == 0 or stop <= start:
             continue
         lo = max(start - 1, 0)

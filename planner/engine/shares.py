@@ -76,7 +76,7 @@ def passed_cost_share(flows: Flows, rows: int) -> Array | None:
     cost = passed_cost(flows, rows)
     if cost is None:
         return None
-    total = np.broadcast_to(np.asarray(flows.monthly_cost, dtype=float).sum(axis=1), (rows,))
+    total = np.broadcast_to(flows.monthly_total, (rows,))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(total != 0, cost / total, np.nan)
 
