@@ -433,7 +433,14 @@ def shared_walk(blocks, flip: bool | None, delta0: Array, slope0: Array, bound: 
     for k, c in enumerate(coefficients):
         coef[:, 2 + k] = np.broadcast_to(c, (rows,))
     coef *= sign0[:, None]
-    return _first_at_or_below(coef, np.stack(basis), _points(pos, end), tol, sign0)
+    # An event without a jump has equal left and right limits: its right limit is dropped.
+    jumped = np.zeros(pos.size, dtype=bool)
+    for jump in jumps:
+        jumped |= jump[order][kept] != 0
+    columns = np.ones(2 * pos.size + 2, dtype=bool)
+    columns[2:-1:2] = jumped
+    return _first_at_or_below(coef, np.stack(basis)[:, columns], _points(pos, end)[columns],
+                              tol, sign0)
 
 
 def _points(pos: Array, end: float) -> Array:

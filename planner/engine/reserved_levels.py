@@ -215,7 +215,7 @@ def reserved_events(model: Model, name: str, growth: Array,
     # Rows of the events: one where nothing they depend on differs between scenarios (the
     # reach only bounds the counts listed).
     rows = max(growth.shape[0], np.shape(before)[0], np.shape(kappa)[0], H.shape[0],
-               beta.shape[0])
+               beta.shape[0], np.shape(card.reserved_price_per_hour)[0])
     given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
     if given is not None:
         given = np.asarray(given, float)
@@ -276,12 +276,14 @@ def _count_events(counts: Array, rows: int, H: Array, kappa: Array, before: Arra
             return a if a.shape[0] == 1 else a[part]
 
         every = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
+        c = cut(commitment)[:, :, None]
+        b = max(every.shape[0], np.shape(cut(beta))[0], c.shape[0])  # rows of this block
+        every = np.broadcast_to(every, (b,) + every.shape[1:])
         kinks, upper = every[:, :-1], every[:, 1:]  # of R and of R + 1, R = 0..r_max − 1
-        b_m = cut(beta)[:, None, :]
-        switch = _switch_levels(kinks, upper, b_m, cut(commitment)[:, :, None])  # (B, R)
+        b_m = np.broadcast_to(cut(beta)[:, None, :], (b, 1, every.shape[2]))
+        switch = _switch_levels(kinks, upper, b_m, c)  # (B, R)
         low = np.concatenate([np.zeros_like(switch[:, :1]), switch[:, :-1]], axis=1)
         in_force = (kinks >= low[:, :, None]) & (kinks <= switch[:, :, None])
-        b = max(kinks.shape[0], b_m.shape[0])
         at = switch[:, :, None]
         step = (b_m * ((upper < at) * 1.0 - (kinks <= at))).sum(axis=2)
         pos = np.concatenate([np.broadcast_to(switch, (b, switch.shape[1])),
@@ -334,9 +336,7 @@ class ReservedLevelSearch(LevelSearch):
             value = variable_pv(self.model, self.line(name), level, self.disc)
             positions, slopes = self.reserved(name)
             if positions.shape[1]:
-                with np.errstate(invalid="ignore"):
-                    past = np.maximum(level - positions, 0.0)
-                value = value + (slopes * past).sum(axis=1)
+                value = value + _walked(positions, slopes, level)
             self._variable[name] = value
         return self._variable[name]
 
@@ -348,3 +348,19 @@ class ReservedLevelSearch(LevelSearch):
                 jumps = np.zeros((1, positions.shape[1]))
                 blocks.append((positions, slopes, jumps, sign, True, [(1.0, slopes, None)]))
         return blocks
+
+
+def _walked(positions: Array, slopes: Array, level: Array) -> Array:
+    """Σ over the events below ``level`` of slope change × (level − event's level): the
+    value a walk from 0 has gained at ``level``, (S,). Events shared by all scenarios (one
+    row, sorted) are read off running sums; else each scenario's are summed.
+    [currency]"""
+    if positions.shape[0] == 1 and slopes.shape[0] == 1:
+        x = level.reshape(-1)
+        k = np.searchsorted(positions[0], x, side="left")
+        slope = np.concatenate([[0.0], np.cumsum(slopes[0])])
+        moment = np.concatenate([[0.0], np.cumsum(slopes[0] * positions[0])])
+        return x * slope[k] - moment[k]
+    with np.errstate(invalid="ignore"):
+        past = np.maximum(level - positions, 0.0)
+    return (slopes * past).sum(axis=1)
