@@ -478,7 +478,9 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
         if todo.size == 0 or stop <= start:
             continue
         lo = max(start - 1, 0)
-        values = coef[todo] @ basis[:, lo:stop]  # from the point before, for the solve
+        # From the point before, for the solve; einsum runs in numpy's own loop, on one
+        # thread (a BLAS product spins up a second one for these thin matrices).
+        values = np.einsum("ik,kp->ip", coef[todo], basis[:, lo:stop])
         below = values[:, start - lo:] <= tol[todo, None]
         hit = below.any(axis=1)
         j = np.argmax(below, axis=1) + (start - lo)
