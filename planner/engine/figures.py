@@ -18,7 +18,7 @@ from planner.engine.breakeven import (
     hours_until,
     months_from_cumulative,
 )
-from planner.engine.flows import Flows, present_value, total_cost
+from planner.engine.flows import Flows, month_sums, present_value, total_cost
 from planner.engine.months import discount, work_by_month
 from planner.engine.reserved_levels import ReservedLevelSearch
 from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
@@ -85,14 +85,14 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
     disc = discount(model)
     work = work_by_month(model)
     options = []
-    demand_hours = work.sum(axis=1)
+    demand_hours = month_sums(work)
     for name, flows in flows_by_name.items():
         card = model.cards[name]
         feasible = flows.feasible(rows)
         total = np.broadcast_to(total_cost(flows), (rows,))
         pv = np.broadcast_to(present_value(model, flows, disc), (rows,))
         if model.demand.form == "flops":
-            reference_hours = flows.needed.sum(axis=1)
+            reference_hours = month_sums(flows.needed)
         else:
             reference_hours = demand_hours
         reference_hours = np.broadcast_to(reference_hours, (rows,))
@@ -145,7 +145,7 @@ def _masked(values: Array | None, feasible: Array) -> Array | None:
 def _sum_or_none(monthly: Array | None, feasible: Array, rows: int) -> Array | None:
     if monthly is None:
         return None
-    return np.where(feasible, np.broadcast_to(monthly.sum(axis=1), (rows,)), np.nan)
+    return np.where(feasible, np.broadcast_to(month_sums(monthly), (rows,)), np.nan)
 
 
 def cheapest_of(model: Model, options: list[OptionFigures], rows: int,
