@@ -126,15 +126,14 @@ def _variable_pv_shared(line: ChainLine, level: Array, growth: Array,
     0, c) is x·Σ disc_m·g_m − a·Σ disc_m over the months with a/g_m < x, less the same above
     a + c, and those sums are read off sorted thresholds, not built per month. (S,)
     [currency]"""
-    if growth.shape[0] != 1 or disc.shape[0] != 1 or any(
-            np.shape(seg.capacity)[0] != 1 for seg in line.segments):
+    capacities = [_same_in_all(seg.capacity) for seg in line.segments]
+    if growth.shape[0] != 1 or disc.shape[0] != 1 or None in capacities:
         return None
     g, d = growth[0], disc[0, 1:]
     x = np.asarray(level, dtype=float).reshape(-1)
     total = 0.0
     start = 0.0
-    for j, seg in enumerate(line.segments):
-        cap = float(np.asarray(seg.capacity).reshape(-1)[0])
+    for j, (seg, cap) in enumerate(zip(line.segments, capacities)):
         above, months_above = _above(x, float(start), g, d)
         served = above
         if np.isfinite(cap):
@@ -145,6 +144,13 @@ def _variable_pv_shared(line: ChainLine, level: Array, growth: Array,
         total = total + cost
         start = start + cap
     return total
+
+
+def _same_in_all(values: Array) -> float | None:
+    """The one value of an array that every scenario shares (a cloud's infinite capacity
+    repeated per scenario, say); None where scenarios differ."""
+    flat = np.asarray(values, dtype=float).reshape(-1)
+    return float(flat[0]) if (flat == flat[0]).all() else None
 
 
 def _above(x: Array, a: float, g: Array, d: Array) -> tuple[Array, Array]:

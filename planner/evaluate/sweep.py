@@ -1,9 +1,14 @@
 """What-if sweeps (SPEC §4): every scenario of a grid, computed as arrays, in bounded chunks.
 
 Scenarios that share their non-numeric values (pricing, horizon, …) form a group with one
-structure; within a group every swept number becomes an array over scenarios and the whole
-group is evaluated in chunks of ``chunk_size`` scenarios by the same engine as a single
-evaluation.
+structure; within a group every swept number becomes an array over scenarios, evaluated by the
+same engine as a single evaluation.
+
+Three steps, so that slices of a sweep can run anywhere: :func:`sweep_spec` checks the axes and
+every group once and describes the sweep in a small picklable :class:`SweepSpec`;
+:func:`sweep_columns` computes the result columns of scenarios ``start`` .. ``stop`` − 1 of
+it; :func:`run_sweep` allocates the frame's columns once (:func:`allocate_columns`), fills them
+slice by slice and wraps them in a DataFrame without copying (:func:`columns_frame`).
 """
 
 from __future__ import annotations
