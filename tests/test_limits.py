@@ -174,13 +174,13 @@ def test_sweep_chunks_shrink_with_the_horizon_and_bound_memory(monkeypatch):
     data["horizon_months"] = MAX_HORIZON_MONTHS
     plan = planner.load(data)
     seen = []
-    evaluate_chunk = sweep_module._evaluate_chunk
+    sweep_columns = sweep_module.sweep_columns
 
-    def spy(*args):
-        seen.append(args[8].size)
-        return evaluate_chunk(*args)
+    def spy(spec, start, stop, **kwargs):
+        seen.append(stop - start)
+        return sweep_columns(spec, start, stop, **kwargs)
 
-    monkeypatch.setattr(sweep_module, "_evaluate_chunk", spy)
+    monkeypatch.setattr(sweep_module, "sweep_columns", spy)
     tracemalloc.start()
     try:
         frame = plan.sweep({"demand.gpu_hours_per_month": np.linspace(0, 500, 1500)},

@@ -51,12 +51,16 @@ def break_even_months(own_cost: Array, other_cost: Array) -> Array:
 
 
 def months_from_cumulative(own_cum: Array, other_cum: Array, own_steps: Array | None = None,
-                           other_steps: Array | None = None) -> Array:
+                           other_steps: Array | None = None, own_peak: Array | None = None,
+                           other_peak: Array | None = None) -> Array:
     """:func:`break_even_months` from cumulative costs at the month ends, (S, T + 1).
 
     ``own_steps``, ``other_steps`` : the part of each month's cost that is a step at the
     month's end instead of accruing over the month (a purchase in month p > 0, SPEC §6),
     (S, T + 1) or None. [currency]
+
+    ``own_peak``, ``other_peak`` : the largest |cumulative cost| of each scenario, (S,), when
+    known already (:func:`cumulative_peak`). [currency]
 
     A machine bought in month 2 for 1,000 against 300 a month of rent: after the step at
     t = 2 the machine is 400 above, even at 2 + 400/300 = 3⅓ months.
@@ -68,8 +72,9 @@ def months_from_cumulative(own_cum: Array, other_cum: Array, own_steps: Array | 
     3.3333
     """
     if own_steps is not None or other_steps is not None:
-        return _months_with_steps(own_cum, other_cum, _difference(own_steps, other_steps))
-    ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum)
+        return _months_with_steps(own_cum, other_cum, _difference(own_steps, other_steps),
+                                  own_peak, other_peak)
+    ever, at_end, last, d0, d1 = _last_above(own_cum, other_cum, own_peak, other_peak)
     with np.errstate(divide="ignore", invalid="ignore"):
         crossing = last + d0 / (d0 - d1)
     months = np.where(ever, crossing, 0.0)
@@ -80,12 +85,14 @@ def _difference(a: Array | None, b: Array | None) -> Array:
     return (0.0 if a is None else a) - (0.0 if b is None else b)
 
 
-def _months_with_steps(own_cum: Array, other_cum: Array, step: Array) -> Array:
+def _months_with_steps(own_cum: Array, other_cum: Array, step: Array,
+                       own_peak: Array | None = None, other_peak: Array | None = None) -> Array:
     """The break-even month when some month's cost is partly a step at its end: the curve of
     own − other runs from D_{k−1} to D_k − step_k over month k, then jumps to D_k. The last
     point above is either a month end after its step (the crossing is on the next month's
     line) or the moment before a step that brings the curve down (the crossing is the step)."""
-    ever, at_end, last, d0, d1 = _last_point_above(own_cum, other_cum, step)
+    ever, at_end, last, d0, d1 = _last_point_above(own_cum, other_cum, step, own_peak,
+                                                   other_peak)
     k = last // 2
     with np.errstate(divide="ignore", invalid="ignore"):
         on_line = k + d0 / (d0 - d1)
@@ -94,14 +101,18 @@ def _months_with_steps(own_cum: Array, other_cum: Array, step: Array) -> Array:
     return np.where(at_end, np.nan, months)
 
 
-def _last_point_above(own_cum: Array, other_cum: Array, step: Array) -> tuple[Array, ...]:
+def _last_point_above(own_cum: Array, other_cum: Array, step: Array,
+                      own_peak: Array | None = None,
+                      other_peak: Array | None = None) -> tuple[Array, ...]:
     """Along the points D_0, D_1⁻, D_1, D_2⁻, …, D_T (D_k⁻ = D_k − step_k: the moment before
     month k's step): (above at some point, above at T, the index of the last point above, its
     value and the next point's), each (S,)."""
     diff = own_cum - other_cum
     rows, width = diff.shape
     before = diff - np.broadcast_to(step, diff.shape)
-    scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
+    own_peak = cumulative_peak(own_cum) if own_peak is None else own_peak
+    other_peak = cumulative_peak(other_cum) if other_peak is None else other_peak
+    scale = np.maximum(own_peak, other_peak)
     tol = (_REL_TOL * np.maximum(scale, 1.0))[:, None]
     points = np.empty((rows, 2 * width - 1))
     points[:, 0::2] = diff
@@ -147,11 +158,20 @@ def last_month_above_with_steps(own_cum: Array, other_cum: Array, own_steps: Arr
             np.where(inside, d1, np.nan), at_step)
 
 
-def _last_above(own_cum: Array, other_cum: Array) -> tuple[Array, ...]:
+def cumulative_peak(cumulative: Array) -> Array:
+    """The largest |cumulative cost| of each scenario, (S,): the scale of the tolerance of
+    :func:`months_from_cumulative`. [currency]"""
+    return np.maximum(cumulative.max(axis=1), -cumulative.min(axis=1))
+
+
+def _last_above(own_cum: Array, other_cum: Array, own_peak: Array | None = None,
+                other_peak: Array | None = None) -> tuple[Array, ...]:
     """(above at some month end, above at T, the last month end above, own − other there and
     at the next month end), each (S,)."""
     diff = own_cum - other_cum
-    scale = np.maximum(np.abs(own_cum).max(axis=1), np.abs(other_cum).max(axis=1))
+    own_peak = cumulative_peak(own_cum) if own_peak is None else own_peak
+    other_peak = cumulative_peak(other_cum) if other_peak is None else other_peak
+    scale = np.maximum(own_peak, other_peak)
     above = diff > (_REL_TOL * np.maximum(scale, 1.0))[:, None]
     T = diff.shape[1] - 1
     rows = np.arange(diff.shape[0])

@@ -57,9 +57,8 @@ def best_reserved_instances(instance_hours: Array, hours_per_month: Array, reser
     shape = np.broadcast_shapes(instance_hours[:, 1:].shape, disc[:, 1:].shape)
     hours = np.broadcast_to(instance_hours[:, 1:], shape)
     w = np.broadcast_to(disc[:, 1:], shape)
-    order = np.argsort(-hours, axis=1, kind="stable")
-    sorted_hours = np.take_along_axis(hours, order, axis=1)
-    cum_weight = np.cumsum(np.take_along_axis(w, order, axis=1), axis=1)
+    sorted_hours, sorted_w = _sorted_months(hours, disc[:, 1:])
+    cum_weight = np.cumsum(sorted_w, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         tau = np.where(on_demand_price > 0, reserved_price * weight / on_demand_price, np.inf)
     k = (cum_weight <= tau * (1 + 1e-12)).sum(axis=1, keepdims=True)
@@ -68,11 +67,33 @@ def best_reserved_instances(instance_hours: Array, hours_per_month: Array, reser
 
     def cost(r):
         over = np.maximum(hours - r * hours_per_month, 0.0)
-        return (r * reserved_price * hours_per_month * weight
-                + on_demand_price * (w * over).sum(axis=1, keepdims=True))
+        if disc.shape[0] == 1:  # one discount curve: Σ_m disc_m·over_m in one loop
+            discounted = np.einsum("ij,j->i", over, disc[0, 1:])[:, None]
+        else:
+            discounted = (w * over).sum(axis=1, keepdims=True)
+        return r * reserved_price * hours_per_month * weight + on_demand_price * discounted
 
     low, high = np.floor(continuous), np.ceil(continuous)
     return np.where(cost(low) <= cost(high), low, high)
+
+
+def _sorted_months(hours: Array, disc: Array) -> tuple[Array, Array]:
+    """Each scenario's months by instance-hours, most first (ties in month order), and their
+    discount factors in that order, (S, M) each (the factors (1, M) where shared).
+
+    Where every scenario's months fall in the order of the busiest scenario's (demand that
+    grows alike everywhere), that one order serves all: no sort per scenario. A different
+    order among tied months changes no count (:func:`best_reserved_instances` reads the hours
+    at a cumulative weight, the same at the end of a tie whatever its order)."""
+    if hours.shape[0] > 1 and disc.shape[0] == 1:
+        busiest = int(np.argmax(np.einsum("ij->i", hours)))
+        order = np.argsort(-hours[busiest], kind="stable")
+        in_order = hours[:, order]
+        if (in_order[:, 1:] <= in_order[:, :-1]).all():
+            return in_order, disc[:, order]
+    order = np.argsort(-hours, axis=1, kind="stable")
+    w = np.broadcast_to(disc, hours.shape)
+    return np.take_along_axis(hours, order, axis=1), np.take_along_axis(w, order, axis=1)
 
 
 # -- commitments term by term -----------------------------------------------------------------

@@ -38,6 +38,7 @@ def serves_nothing(flows: Flows, mask: Array) -> None:
     computed; the option is infeasible there and reports none."""
     flows.served = np.where(mask[:, None], 0.0, flows.served)
     flows.__dict__.pop("unmet", None)  # computed again from the new served
+    flows.__dict__.pop("unmet_mask", None)
 
 
 def memory_reason(card, need) -> Message:

@@ -14,17 +14,16 @@ from planner.cards.model import Array, Model, OwnCard
 from planner.engine.breakeven import (
     OVERFLOW_SEARCH_FACTOR,
     break_even_level,
+    cumulative_peak,
     hours_until,
     months_from_cumulative,
 )
 from planner.engine.fleet import choose_machines
-from planner.engine.flows import Flows, present_value, total_cost
-from planner.engine.linear import LevelSearch, separable
+from planner.engine.flows import Flows, month_sums, present_value, total_cost
 from planner.engine.months import discount, work_by_month
+from planner.engine.reserved_levels import ReservedLevelSearch
 from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
 from planner.engine.tco import evaluate
-
-_UNMET_TOLERANCE = 1e-9
 
 
 @dataclass
@@ -101,14 +100,14 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
     disc = discount(model)
     work = work_by_month(model)
     options = []
-    demand_hours = work.sum(axis=1)
+    demand_hours = month_sums(work)
     for name, flows in flows_by_name.items():
         card = model.cards[name]
         feasible = flows.feasible(rows)
         total = np.broadcast_to(total_cost(flows), (rows,))
         pv = np.broadcast_to(present_value(model, flows, disc), (rows,))
         if model.demand.form == "flops":
-            reference_hours = flows.needed.sum(axis=1)
+            reference_hours = month_sums(flows.needed)
         else:
             reference_hours = demand_hours
         reference_hours = np.broadcast_to(reference_hours, (rows,))
@@ -120,8 +119,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             first_unmet = np.full(rows, np.nan)
         else:
             unmet = np.broadcast_to(flows.unmet, (rows, flows.unmet.shape[1]))
-            needed = np.broadcast_to(flows.needed, unmet.shape)
-            is_unmet = unmet > _UNMET_TOLERANCE * np.maximum(needed, 1.0)
+            is_unmet = np.broadcast_to(flows.unmet_mask, unmet.shape)
             first_unmet = np.where(is_unmet.any(axis=1), np.argmax(is_unmet, axis=1), np.nan)
             unmet_first = unmet[:, 1]
         options.append(OptionFigures(
@@ -182,7 +180,7 @@ def _masked(values: Array | None, feasible: Array) -> Array | None:
 def _sum_or_none(monthly: Array | None, feasible: Array, rows: int) -> Array | None:
     if monthly is None:
         return None
-    return np.where(feasible, np.broadcast_to(monthly.sum(axis=1), (rows,)), np.nan)
+    return np.where(feasible, np.broadcast_to(month_sums(monthly), (rows,)), np.nan)
 
 
 def cheapest_of(model: Model, options: list[OptionFigures], rows: int,
@@ -198,11 +196,11 @@ def cheapest_of(model: Model, options: list[OptionFigures], rows: int,
     return cheapest_index(pv, share, _targets(model, options), eligible)
 
 
-def _level(model: Model, search: LevelSearch, own: OptionFigures,
+def _level(model: Model, search: ReservedLevelSearch, own: OptionFigures,
            other: OptionFigures) -> Array:
-    """Break-even demand level: closed form when costs are separable by month, else by
-    evaluating the engine on the pieces (reserved commitments couple the months)."""
-    if separable(model, own.name) and separable(model, other.name):
+    """Break-even demand level: in closed form on the pieces, reserved clouds included; by
+    evaluating the engine on the pieces only where a reserved cloud has too many of them."""
+    if search.closed_form(own.name) and search.closed_form(other.name):
         return search.level(own.name, other.name, own.pv_unmasked, other.pv_unmasked)
     return break_even_level(model, own.name, other.name)
 
@@ -212,7 +210,8 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
     pairs = []
     rows = options[0].feasible.shape[0]
     cumulative = {o.name: np.cumsum(o.flows.monthly_cost, axis=1) for o in options}
-    search = LevelSearch(model, OVERFLOW_SEARCH_FACTOR)
+    peak = {name: cumulative_peak(cum) for name, cum in cumulative.items()}
+    search = ReservedLevelSearch(model, OVERFLOW_SEARCH_FACTOR)
     for own in options:
         card = model.cards[own.name]
         if not isinstance(card, OwnCard):
@@ -224,7 +223,8 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
                 continue
             both = own.feasible & other.feasible
             months = months_from_cumulative(cumulative[own.name], cumulative[other.name],
-                                            own.flows.steps, other.flows.steps)
+                                            own.flows.steps, other.flows.steps,
+                                            peak[own.name], peak[other.name])
             months = np.where(both, np.broadcast_to(months, (rows,)), np.nan)
             hours = hours_until(system_hours, months, busy_cumulative)
             if break_even:

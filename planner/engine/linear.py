@@ -15,7 +15,7 @@ walking the pieces with running sums: no evaluation of the cost engine per level
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -73,7 +73,10 @@ def _unit_rate(model: Model, name: str) -> tuple[Array, Array, bool]:
     too_small = d.min_gpu_memory_gb > card.gpu_memory_gb
     if isinstance(card, CloudCard):
         hours = rented_instance_hours(model, card, per_unit)
-        rate = hours * card.price_per_hour
+        # A reserved cloud's cost couples the months: its part that depends on the work is
+        # the walk of planner.engine.reserved_levels.reserved_events, not a rate.
+        price = 0.0 if card.term_months else card.price_per_hour
+        rate = hours * price
         return np.full_like(rate, np.inf), rate, ~too_small
     if isinstance(card, OwnCard):
         idle = card.idle_power_kw if card.always_on else 0.0
@@ -117,7 +120,11 @@ def month_growth(model: Model) -> Array:
 
 def variable_pv(model: Model, line: ChainLine, level: Array, disc: Array) -> Array:
     """Σ_m disc_m f(level·g_m): the present value that depends on the level, (S,)."""
-    work = level * month_growth(model)
+    growth = month_growth(model)
+    shared = _variable_pv_shared(line, level, growth, disc)
+    if shared is not None:
+        return shared
+    work = level * growth
     total = 0.0
     start = 0.0
     for j, seg in enumerate(line.segments):
@@ -130,6 +137,52 @@ def variable_pv(model: Model, line: ChainLine, level: Array, disc: Array) -> Arr
     return (total * disc[:, 1:]).sum(axis=1)
 
 
+def _variable_pv_shared(line: ChainLine, level: Array, growth: Array,
+                        disc: Array) -> Array | None:
+    """:func:`variable_pv` where the months' growth and discount and the chain's capacities
+    are the same in every scenario (None otherwise): each member's Σ_m disc_m·clip(x·g_m − a,
+    0, c) is x·Σ disc_m·g_m − a·Σ disc_m over the months with a/g_m < x, less the same above
+    a + c, and those sums are read off sorted thresholds, not built per month. (S,)
+    [currency]"""
+    capacities = [_same_in_all(seg.capacity) for seg in line.segments]
+    if growth.shape[0] != 1 or disc.shape[0] != 1 or None in capacities:
+        return None
+    g, d = growth[0], disc[0, 1:]
+    x = np.asarray(level, dtype=float).reshape(-1)
+    total = 0.0
+    start = 0.0
+    for j, (seg, cap) in enumerate(zip(line.segments, capacities)):
+        above, months_above = _above(x, float(start), g, d)
+        served = above
+        if np.isfinite(cap):
+            served = served - _above(x, float(start) + cap, g, d)[0]
+        cost = np.asarray(seg.rate).reshape(-1) * served
+        if j > 0:
+            cost = cost + np.asarray(seg.jump).reshape(-1) * months_above
+        total = total + cost
+        start = start + cap
+    return total
+
+
+def _same_in_all(values: Array) -> float | None:
+    """The one value of an array that every scenario shares (a cloud's infinite capacity
+    repeated per scenario, say); None where scenarios differ."""
+    flat = np.asarray(values, dtype=float).reshape(-1)
+    return float(flat[0]) if (flat == flat[0]).all() else None
+
+
+def _above(x: Array, a: float, g: Array, d: Array) -> tuple[Array, Array]:
+    """Σ_m d_m·max(x·g_m − a, 0) and Σ_m d_m over the months where x·g_m > a, for each x.
+    (S,) each"""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        threshold = np.where(g > 0, a / np.where(g > 0, g, 1.0), np.inf)
+    order = np.argsort(threshold, kind="stable")
+    dg = np.concatenate([[0.0], np.cumsum((d * g)[order])])
+    dd = np.concatenate([[0.0], np.cumsum(d[order])])
+    k = np.searchsorted(threshold[order], x, side="left")
+    return x * dg[k] - a * dd[k], dd[k]
+
+
 @dataclass
 class _Events:
     """Where an option's chain kinks, as month-1 levels, with the slope change and the jump of
@@ -138,6 +191,9 @@ class _Events:
     positions: list[Array]
     slopes: list[Array]
     jumps: list[Array]
+    #: Each block's slope changes and jumps as terms coefficient × shape: (coefficient
+    #: (S or 1, 1), slope shape, jump shape (S or 1, T), None for zero); see :func:`shared_walk`.
+    terms: list[list[tuple] | None] = field(default_factory=list)
 
 
 class LevelSearch:
@@ -179,11 +235,15 @@ class LevelSearch:
                 shape = np.broadcast_shapes(at.shape, self.weight.shape)
                 block = (np.broadcast_to(at, shape), self.weight * (seg.rate - prev.rate),
                          self.disc[:, 1:] * seg.jump)
+                terms = [(seg.rate - prev.rate, self.weight, None),
+                         (seg.jump, None, self.disc[:, 1:])]
                 if np.shape(start)[1] > 1:  # a capacity that changes by month
                     block = self._in_level_order(block)
+                    terms = None  # the month order is gone: no shared walk (shared_walk)
                 out.positions.append(block[0])
                 out.slopes.append(block[1])
                 out.jumps.append(block[2])
+                out.terms.append(terms)
             self._events[name] = out
         return self._events[name]
 
@@ -213,8 +273,13 @@ class LevelSearch:
         return bound
 
     def _blocks(self, own: str, other: str):
-        blocks = [(p, s, j, 1.0) for p, s, j in zip(*vars(self.events(own)).values())]
-        blocks += [(p, s, j, -1.0) for p, s, j in zip(*vars(self.events(other)).values())]
+        """The events of both chains: (levels, slope changes, jumps, sign, whether the levels
+        are sorted already); the month blocks are sorted by :meth:`_sorted_events`."""
+        blocks = []
+        for name, sign in ((own, 1.0), (other, -1.0)):
+            e = self.events(name)
+            blocks += [(p, s, j, sign, False, terms)
+                       for p, s, j, terms in zip(e.positions, e.slopes, e.jumps, e.terms)]
         return blocks
 
     def _sorted_events(self, blocks, rows: int, index: Array, first: int | None):
@@ -235,8 +300,8 @@ class LevelSearch:
                 return np.where(rising, a, a[:, ::-1])
         parts = []
         limit = np.full(rows, np.inf)
-        for p, s, j, sign in blocks:
-            p, s, j = (flip(pick(a)) for a in (p, s, j))
+        for p, s, j, sign, ordered, _ in blocks:
+            p, s, j = (pick(a) if ordered else flip(pick(a)) for a in (p, s, j))
             if first is not None and first < p.shape[1]:
                 limit = np.minimum(limit, p[:, first])
                 p, s, j = p[:, :first], s[:, :first], j[:, :first]
@@ -283,7 +348,11 @@ class LevelSearch:
         blocks = self._blocks(own, other)
         first = bound
         for p, *_ in blocks:
-            first = np.minimum(first, np.broadcast_to(p.min(axis=1), (rows,)))
+            if p.shape[1]:
+                first = np.minimum(first, np.broadcast_to(p.min(axis=1), (rows,)))
+        shared = shared_walk(blocks, self._flip_shared(), delta0, slope0, bound, tol)
+        if shared is not None:
+            return shared
         xs = np.stack([np.zeros(rows), first], axis=1)
         vs = np.stack([delta0, delta0 + slope0 * first], axis=1)
         found, _ = first_crossing(xs, vs, tol[:, None])
@@ -296,6 +365,14 @@ class LevelSearch:
             found[open_] = level
             open_ = open_[np.isnan(level) & (complete_below < bound[open_])]
         return found
+
+    def _flip_shared(self) -> bool | None:
+        """Whether month blocks are read backwards to rise (demand that does not shrink), the
+        same for all scenarios; None where it differs between them."""
+        rising = np.asarray(self.model.demand.growth_per_year < 0)
+        if rising.all():
+            return False
+        return True if not rising.any() else None
 
     def _walk(self, blocks, index, delta0, slope0, bound, tol, events):
         """The first crossing along the pieces of the scenarios at ``index`` that the lowest
@@ -335,3 +412,131 @@ def break_even_level_linear(model: Model, own: str, other: str, pv_own: Array,
                             pv_other: Array, factor: float) -> Array:
     """:meth:`LevelSearch.level` for one pair. (S,) [reference units]"""
     return LevelSearch(model, factor).level(own, other, pv_own, pv_other)
+
+
+#: Points of the walk evaluated for every scenario, then for those still open, before the
+#: rest of the walk is evaluated for the scenarios open after them.
+SHARED_STAGES = (16, 64)
+
+
+def shared_walk(blocks, flip: bool | None, delta0: Array, slope0: Array, bound: Array,
+                tol: Array) -> Array | None:
+    """:meth:`LevelSearch.level`'s walk where every scenario has the same events (levels) and
+    the same bound, and each event's slope change and jump are a few terms coefficient ×
+    shape with shapes shared too: then the walk's value at every point is a small product,
+    (scenarios × terms) @ (terms × points), and no array (scenarios × events) is built per
+    term. None where that does not hold (the walk of :meth:`LevelSearch._walk` is used).
+
+    blocks : as :meth:`LevelSearch._blocks` gives them; flip : whether month blocks are read
+    backwards (:meth:`LevelSearch._flip_shared`); delta0, slope0 : PV(own) − PV(other) and
+    its slope at level 0, (S,); bound : the search bound, (S,); tol : the tolerance of a
+    zero, (S,). Returns the first level where the difference is zero or changes sign, NaN
+    where there is none. (S,) [reference units]
+    """
+    if flip is None or bound.size == 0 or not (bound == bound[0]).all():
+        return None
+    end = float(bound[0])
+    if not np.isfinite(end):
+        return None
+    positions, coefficients, slopes, jumps = [], [], [], []
+    width = sum(b[0].shape[1] for b in blocks)
+    offset = 0
+    for p, _, _, sign, ordered, terms in blocks:
+        if p.shape[0] != 1 or terms is None:
+            return None
+        reverse = flip and not ordered
+        positions.append(p[0, ::-1] if reverse else p[0])
+        for coefficient, slope, jump in terms:
+            shaped = []
+            for shape in (slope, jump):
+                row = np.zeros(width)
+                if shape is not None:
+                    if shape.shape[0] != 1:
+                        return None
+                    row[offset:offset + p.shape[1]] = np.broadcast_to(
+                        shape, (1, p.shape[1]))[0, ::-1] if reverse else np.broadcast_to(
+                        shape, (1, p.shape[1]))[0]
+                shaped.append(row)
+            coefficients.append(sign * np.asarray(coefficient, dtype=float).reshape(-1))
+            slopes.append(shaped[0])
+            jumps.append(shaped[1])
+        offset += p.shape[1]
+    pos = np.concatenate(positions) if positions else np.zeros(0)
+    order = np.argsort(pos, kind="stable")
+    pos = pos[order]
+    kept = pos <= end
+    pos = pos[kept]
+    basis = [np.ones(2 * pos.size + 2), _points(pos, end)]
+    for slope, jump in zip(slopes, jumps):
+        basis.append(_walk_values(pos, end, slope[order][kept], jump[order][kept]))
+    rows = delta0.shape[0]
+    sign0 = np.where(delta0 < 0, -1.0, 1.0)
+    coef = np.empty((rows, len(basis)))
+    coef[:, 0], coef[:, 1] = delta0, slope0
+    for k, c in enumerate(coefficients):
+        coef[:, 2 + k] = np.broadcast_to(c, (rows,))
+    coef *= sign0[:, None]
+    # An event without a jump has equal left and right limits: its right limit is dropped.
+    jumped = np.zeros(pos.size, dtype=bool)
+    for jump in jumps:
+        jumped |= jump[order][kept] != 0
+    columns = np.ones(2 * pos.size + 2, dtype=bool)
+    columns[2:-1:2] = jumped
+    return _first_at_or_below(coef, np.stack(basis)[:, columns], _points(pos, end)[columns],
+                              tol, sign0)
+
+
+def _points(pos: Array, end: float) -> Array:
+    """The walk's levels: 0, each event twice (its left and right limit), the end. (2E + 2,)"""
+    return np.concatenate([[0.0], np.repeat(pos, 2), [end]])
+
+
+def _walk_values(pos: Array, end: float, slope: Array, jump: Array) -> Array:
+    """One term's value at the walk's points (:func:`_points`): Σ over the events before a
+    point of slope × (level − event's level) + jump, the jump of an event counted in its
+    right limit. (2E + 2,)"""
+    slope_before = np.cumsum(slope) - slope
+    moment_before = np.cumsum(slope * pos) - slope * pos
+    jump_before = np.cumsum(jump) - jump
+    left = slope_before * pos - moment_before + jump_before
+    out = np.empty(2 * pos.size + 2)
+    out[0] = 0.0
+    out[1:-1:2] = left
+    out[2:-1:2] = left + jump
+    out[-1] = slope.sum() * end - (slope * pos).sum() + jump.sum()
+    return out
+
+
+def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
+                       sign0: Array) -> Array:
+    """The first point where the walk, turned to start positive (``coef`` @ ``basis``), is at
+    or below its tolerance: a zero there, or a sign change from the point before, solved
+    linearly; NaN where there is none. The first points are evaluated for every scenario,
+    the rest only for the scenarios still open. (S,) [reference units]"""
+    rows = coef.shape[0]
+    level = np.full(rows, np.nan)
+    todo = np.arange(rows)
+    start = 0
+    for stop in (*(min(k, xs.size) for k in SHARED_STAGES), xs.size):
+        if todo.size == 0 or stop <= start:
+            continue
+        lo = max(start - 1, 0)
+        # From the point before, for the solve; einsum runs in numpy's own loop, on one
+        # thread (a BLAS product spins up a second one for these thin matrices).
+        values = np.einsum("ik,kp->ip", coef[todo], basis[:, lo:stop])
+        below = values[:, start - lo:] <= tol[todo, None]
+        hit = below.any(axis=1)
+        j = np.argmax(below, axis=1) + (start - lo)
+        r = np.flatnonzero(hit)
+        jj = j[r]
+        v1 = values[r, jj]
+        zero = np.abs(v1) <= tol[todo[r]]
+        prev = np.maximum(jj - 1, 0)
+        v0 = values[r, prev]
+        x0, x1 = xs[lo + prev], xs[lo + jj]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            root = np.where(x1 > x0, x0 + v0 * (x1 - x0) / (v0 - v1), x0)
+        level[todo[r]] = np.where(zero, xs[lo + jj], root)
+        todo = todo[~hit]
+        start = stop
+    return level

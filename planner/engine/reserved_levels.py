@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.cards.model import Array, Model
+from planner.cards.model import Array, Model, OwnCard
 from planner.engine.cloud import (
     rented_instance_hours,
     reservation_weight,
@@ -14,7 +14,7 @@ from planner.engine.cloud import (
     term_of_month,
     term_weight,
 )
-from planner.engine.linear import chain_line
+from planner.engine.linear import LevelSearch, chain_line, first_service_capacity, variable_pv
 from planner.engine.months import discount
 from planner.engine.tco import chain
 
@@ -178,3 +178,193 @@ def _switch_levels(start: Array, end: Array, slope: Array, commitment: Array) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         level = np.where(s0 > 0, x0 + (c[:, :, 0] - v0) / s0, x0)
     return np.where(reached.any(axis=2), level, np.inf)
+
+
+# -- the same kinks as events of a walk in closed form ----------------------------------------
+
+#: Events (kinks and count switches) of one reserved option per scenario at most for the walk
+#: in closed form; beyond, the break-even level is found by evaluating the engine on pieces.
+MAX_RESERVED_EVENTS = 8_192
+
+
+def reserved_events(model: Model, name: str, growth: Array,
+                    reach: Array) -> tuple[Array, Array] | None:
+    """The present value of the reserved cloud ending ``name``'s chain as a walk in the
+    month-1 level x: the levels where its slope changes and the change there, sorted by level,
+    (S, K) each [reference units], [currency per reference unit]; None when there are too
+    many (see :data:`MAX_RESERVED_EVENTS`). Its value at x = 0 is its commitment alone, and
+    it is continuous in x.
+
+    growth : g_m, months 1..T, (S, T); reach : the highest level the walk goes to, (S, 1).
+
+    With R instances in force, month m adds β_m = p·disc_m·κ·g_m to the slope from its kink
+    (R·H/κ + C)/g_m on (see :func:`reserved_breakpoints`). The default count steps from R to
+    R + 1 at the level where one more instance saves its commitment; there the months above
+    R·H but not (R + 1)·H stop adding to the slope: the change is
+    Σ_m β_m·([kink of R + 1 < x] − [kink of R ≤ x]). A count given in the file (or a ladder)
+    never steps: the events are its kinks.
+    """
+    members = chain(model, name)
+    card = model.cards[members[-1]]
+    if getattr(card, "term_months", 0) == 0:
+        return np.zeros((1, 0)), np.zeros((1, 0))
+    line = chain_line(model, name)
+    before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
+    kappa = rented_instance_hours(model, card, card.gpu_hours_per_unit)
+    H = np.asarray(model.calendar.hours_per_month, dtype=float).reshape(-1, 1)
+    T = growth.shape[1]
+    disc = discount(model)
+    beta = card.on_demand_price_per_hour * disc[:, 1:] * kappa * growth  # β_m, (S, T)
+    # Rows of the events: one where nothing they depend on differs between scenarios (the
+    # reach only bounds the counts listed).
+    rows = max(growth.shape[0], np.shape(before)[0], np.shape(kappa)[0], H.shape[0],
+               beta.shape[0], np.shape(card.reserved_price_per_hour)[0])
+    given = card.reserved_ladder if card.reserved_ladder is not None else card.reserved_instances
+    if given is not None:
+        given = np.asarray(given, float)
+        if card.reserved_ladder is not None:
+            given = given[:, term_of_month(T, card.term_months)[1:]]
+        rows = max(rows, given.shape[0])
+        counts = np.broadcast_to(given, (rows, given.shape[1]))
+        kinks = _kinks(counts[:, None, :], H, kappa, before, growth).reshape(rows, T)
+        return _sorted(kinks, np.broadcast_to(beta, (rows, T)))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        peak = kappa * np.maximum(reach * growth.max(axis=1, keepdims=True) - before, 0.0) / H
+    r_max = float(np.ceil(np.nan_to_num(peak, posinf=np.inf).max(initial=0.0)) + 1)
+    if not r_max * (T + 1) <= MAX_RESERVED_EVENTS:
+        return None
+    counts = np.arange(int(r_max) + 1, dtype=float)
+    if card.reserved_per_term:
+        windows = [(np.flatnonzero(term_of_month(T, card.term_months)[1:] == j),
+                    term_weight(model, disc, card.term_months, j))
+                   for j in range(term_count(T, card.term_months))]
+    else:
+        windows = [(np.arange(T), reservation_weight(model, disc, card.term_months))]
+    positions, slopes = [], []
+    for months, weight in windows:
+        commitment = card.reserved_price_per_hour * H * weight
+        window_before = before if np.shape(before)[1] == 1 else before[:, months]
+        p, s = _count_events(counts, rows, H, kappa, window_before, growth[:, months],
+                             beta[:, months], commitment)
+        positions.append(p)
+        slopes.append(s)
+    return _sorted(np.concatenate(positions, axis=1), np.concatenate(slopes, axis=1))
+
+
+def _sorted(positions: Array, slopes: Array) -> tuple[Array, Array]:
+    """Events sorted by level, the columns beyond the last finite one of any row dropped."""
+    positions = np.where(np.isnan(positions), np.inf, positions)
+    order = np.argsort(positions, axis=1, kind="stable")
+    positions = np.take_along_axis(positions, order, axis=1)
+    slopes = np.take_along_axis(np.broadcast_to(slopes, positions.shape), order, axis=1)
+    used = int(np.isfinite(positions).sum(axis=1).max(initial=0))
+    return positions[:, :used], np.where(np.isfinite(positions), slopes, 0.0)[:, :used]
+
+
+def _count_events(counts: Array, rows: int, H: Array, kappa: Array, before: Array,
+                  growth: Array, beta: Array, commitment: Array) -> tuple[Array, Array]:
+    """The events of the best count over one window of months (every count listed): the kinks
+    of the count in force (slope + β_m) and the steps from R to R + 1, (rows, K) each.
+
+    growth, beta : the window's months, (S, M); commitment : one instance's commitment over
+    the window in present value, (S, 1).
+    """
+    M = growth.shape[1]
+    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * max(M, 1)))
+    positions, slopes = [], []
+    for start in range(0, rows, block):
+        part = slice(start, min(start + block, rows))
+
+        def cut(a, part=part):
+            a = np.asarray(a, dtype=float)
+            return a if a.shape[0] == 1 else a[part]
+
+        every = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
+        c = cut(commitment)[:, :, None]
+        b = max(every.shape[0], np.shape(cut(beta))[0], c.shape[0])  # rows of this block
+        every = np.broadcast_to(every, (b,) + every.shape[1:])
+        kinks, upper = every[:, :-1], every[:, 1:]  # of R and of R + 1, R = 0..r_max − 1
+        b_m = np.broadcast_to(cut(beta)[:, None, :], (b, 1, every.shape[2]))
+        switch = _switch_levels(kinks, upper, b_m, c)  # (B, R)
+        low = np.concatenate([np.zeros_like(switch[:, :1]), switch[:, :-1]], axis=1)
+        in_force = (kinks >= low[:, :, None]) & (kinks <= switch[:, :, None])
+        at = switch[:, :, None]
+        step = (b_m * ((upper < at) * 1.0 - (kinks <= at))).sum(axis=2)
+        pos = np.concatenate([np.broadcast_to(switch, (b, switch.shape[1])),
+                              np.where(in_force, kinks, np.inf).reshape(b, -1)], axis=1)
+        ds = np.concatenate([np.broadcast_to(step, (b, switch.shape[1])),
+                             np.broadcast_to(np.where(in_force, b_m, 0.0),
+                                             in_force.shape).reshape(b, -1)], axis=1)
+        n = part.stop - part.start
+        positions.append(np.broadcast_to(pos, (n, pos.shape[1])))
+        slopes.append(np.broadcast_to(ds, (n, ds.shape[1])))
+    return np.concatenate(positions), np.concatenate(slopes)
+
+
+class ReservedLevelSearch(LevelSearch):
+    """:class:`LevelSearch` for chains that end in a reserved cloud as well: the reserved
+    cloud's present value joins the walk as the events of :func:`reserved_events`, so that
+    break-even levels against reserved pricing are found in closed form too."""
+
+    def __init__(self, model: Model, factor: float):
+        super().__init__(model, factor)
+        self._reserved: dict[str, tuple[Array, Array] | None] = {}
+        # The walk reaches the largest search bound of any pair and the plan's own level.
+        g_max = self.growth.max(axis=1, keepdims=True)
+        reach = np.asarray(model.demand.level, dtype=float).reshape(-1, 1)
+        for name, card in model.cards.items():
+            if isinstance(card, OwnCard):
+                capacity = first_service_capacity(self.line(name).segments[0].capacity)
+                reach = np.maximum(reach, factor * capacity if name in model.target_of
+                                   else capacity / g_max)
+        self.reach = reach
+
+    def reserved(self, name: str) -> tuple[Array, Array] | None:
+        """The reserved cloud's events of ``name``'s chain (none without one); None when
+        there are too many for the closed form."""
+        if name not in self._reserved:
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                self._reserved[name] = reserved_events(self.model, name, self.growth,
+                                                       self.reach)
+        return self._reserved[name]
+
+    def closed_form(self, name: str) -> bool:
+        """Whether the break-even levels of ``name``'s pairs are found by the walk."""
+        return self.reserved(name) is not None
+
+    def variable(self, name: str) -> Array:
+        """The part of the present value at the plan's level that depends on the level, the
+        reserved cloud's included. (S,) [currency]"""
+        if name not in self._variable:
+            level = np.asarray(self.model.demand.level, dtype=float).reshape(-1, 1)
+            value = variable_pv(self.model, self.line(name), level, self.disc)
+            positions, slopes = self.reserved(name)
+            if positions.shape[1]:
+                value = value + _walked(positions, slopes, level)
+            self._variable[name] = value
+        return self._variable[name]
+
+    def _blocks(self, own: str, other: str):
+        blocks = super()._blocks(own, other)
+        for name, sign in ((own, 1.0), (other, -1.0)):
+            positions, slopes = self.reserved(name)
+            if positions.shape[1]:
+                jumps = np.zeros((1, positions.shape[1]))
+                blocks.append((positions, slopes, jumps, sign, True, [(1.0, slopes, None)]))
+        return blocks
+
+
+def _walked(positions: Array, slopes: Array, level: Array) -> Array:
+    """Σ over the events below ``level`` of slope change × (level − event's level): the
+    value a walk from 0 has gained at ``level``, (S,). Events shared by all scenarios (one
+    row, sorted) are read off running sums; else each scenario's are summed.
+    [currency]"""
+    if positions.shape[0] == 1 and slopes.shape[0] == 1:
+        x = level.reshape(-1)
+        k = np.searchsorted(positions[0], x, side="left")
+        slope = np.concatenate([[0.0], np.cumsum(slopes[0])])
+        moment = np.concatenate([[0.0], np.cumsum(slopes[0] * positions[0])])
+        return x * slope[k] - moment[k]
+    with np.errstate(invalid="ignore"):
+        past = np.maximum(level - positions, 0.0)
+    return (slopes * past).sum(axis=1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from planner.cards.model import Array
-from planner.engine.flows import Flows
+from planner.engine.flows import Flows, month_sums
 
 #: An option serving less than this share of its demand serves none of it (rounding noise).
 NONE_SERVED = 1e-9
@@ -36,8 +36,8 @@ def served_share(flows: Flows, rows: int) -> Array:
     >>> float(served_share(f, 1)[0])
     0.6
     """
-    needed = np.broadcast_to(np.asarray(flows.needed, dtype=float).sum(axis=1), (rows,))
-    served = np.broadcast_to(np.asarray(flows.served, dtype=float).sum(axis=1), (rows,))
+    needed = np.broadcast_to(month_sums(flows.needed), (rows,))
+    served = np.broadcast_to(month_sums(flows.served), (rows,))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(needed > 0, served / needed, np.nan)
     return np.clip(share, 0.0, 1.0)
@@ -56,7 +56,7 @@ def passed_cost(flows: Flows, rows: int) -> Array | None:
     for label in ("overflow", "fallback"):
         cost = flows.components.get(label)
         if cost is not None:
-            return np.broadcast_to(np.asarray(cost, dtype=float).sum(axis=1), (rows,))
+            return np.broadcast_to(month_sums(cost), (rows,))
     return None
 
 
@@ -76,7 +76,7 @@ def passed_cost_share(flows: Flows, rows: int) -> Array | None:
     cost = passed_cost(flows, rows)
     if cost is None:
         return None
-    total = np.broadcast_to(np.asarray(flows.monthly_cost, dtype=float).sum(axis=1), (rows,))
+    total = np.broadcast_to(flows.monthly_total, (rows,))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(total != 0, cost / total, np.nan)
 

@@ -19,9 +19,6 @@ from planner.engine.months import work_by_month
 from planner.engine.own import own_flows
 from planner.messages import Message
 
-#: Work below this share of a month's demand is rounding noise, not unmet demand.
-_UNMET_TOLERANCE = 1e-9
-
 
 def evaluate(model: Model) -> dict[str, Flows]:
     """Flows of every option on the model's demand, targets folded in."""
@@ -42,9 +39,10 @@ def option_flows(model: Model, name: str, work: Array, *, as_target: bool) -> Fl
     rows = row_count(model, work)
     if flows.served is flows.needed:  # a cloud option serves all of its work
         return flows
-    passed = np.where(flows.unmet > _UNMET_TOLERANCE * np.maximum(flows.needed, 1.0),
-                      flows.unmet, 0.0) / card.gpu_hours_per_unit
-    has_passed = (passed > 0).any(axis=1)
+    passed = flows.unmet * flows.unmet_mask  # the unmet work beyond rounding noise
+    if np.any(card.gpu_hours_per_unit != 1.0):
+        np.divide(passed, card.gpu_hours_per_unit, out=passed)
+    has_passed = flows.unmet_mask.any(axis=1)
     if target is None:
         flows.infeasible.extend(flows.redirected)
         flows.infeasible.append((has_passed, _unmet_reason(card)))

@@ -14,8 +14,9 @@ A sweep's chunks are independent (planner/evaluate/sweep.py), so they run as Das
   (about 1.3 MB pickled, the built-in catalog) and each group's :class:`SweepSpec` once (its
   usage document, a couple of KB, and the axes' values); the worker finds its scenarios'
   values from the axes and computes its columns with :func:`sweep_columns`.
-- The results come back as they finish (the progress bar counts them) and are assembled in
-  scenario order: the frame equals the one computed here. With ``dask_dataframe=True`` the
+- The results come back as they finish (the progress bar counts them) and are written into
+  the frame's columns, allocated once, at their rows (:func:`assemble`): the frame equals the
+  one computed here. With ``dask_dataframe=True`` the
   result is a dask DataFrame of the same rows, one partition a task, computed when asked;
   its index is the row's position in the local sweep's frame (divisions are known when the
   sweep has no non-numeric axis).
@@ -36,7 +37,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from planner.evaluate.sweep import Group, SweepSpec, assemble, chunk_bounds, sweep_columns
+from planner.evaluate.sweep import (
+    Group,
+    SweepSpec,
+    assemble,
+    chunk_bounds,
+    columns_frame,
+    sweep_columns,
+)
 
 #: A task's least work (Dask's guidance is ~100 ms; twice that leaves room for faster
 #: workers). [s]
@@ -155,8 +163,8 @@ def task_frame(specs: dict[int, SweepSpec], catalog, pieces: list[Piece], n_opti
                ) -> pd.DataFrame:
     """One partition of the dask DataFrame: a task's rows, indexed by their position in the
     local sweep's frame."""
-    frames = [_indexed(columns, n_options)
-              for columns in task_columns(specs, catalog, pieces)]
+    frames = [_indexed(specs[g], columns, n_options)
+              for (g, _, _), columns in zip(pieces, task_columns(specs, catalog, pieces))]
     return pd.concat(frames) if len(frames) > 1 else frames[0]
 
 
@@ -182,7 +190,7 @@ def dask_frame(groups: list[Group]):
         parts.append(dask.delayed(task_frame, pure=True)(
             used, catalog, pieces, n_options, dask_key_name=f"{TASK_NAME}-{token}-{n}"))
     sample = done[0][2] if done else sweep_columns(groups[0].spec, 0, 1)
-    meta = _indexed(sample, n_options).iloc[:0]
+    meta = _indexed(groups[0].spec, sample, n_options).iloc[:0]
     divisions = None
     if len(groups) > 1:  # kinds and GPUs may differ from one group to the next
         meta = clear_known_categories(meta, cols=["kind", "gpu"])
@@ -192,10 +200,10 @@ def dask_frame(groups: list[Group]):
     return dd.from_delayed(parts, meta=meta, divisions=divisions, verify_meta=True)
 
 
-def _indexed(columns: dict[str, Any], n_options: int) -> pd.DataFrame:
-    """A chunk's frame indexed by its rows' positions in the local sweep's frame (scenario,
-    then option)."""
-    frame = pd.DataFrame(columns).drop(columns="_order", errors="ignore")
+def _indexed(spec: SweepSpec, columns: dict[str, Any], n_options: int) -> pd.DataFrame:
+    """A chunk's frame (its codes become categories) indexed by its rows' positions in the
+    local sweep's frame (scenario, then option)."""
+    frame = columns_frame(spec, columns)
     # A chunk's rows are its scenarios in order, each with every option in order.
     frame.index = frame["scenario"].to_numpy() * n_options + np.arange(len(frame)) % n_options
     return frame

@@ -5,11 +5,18 @@ structure; within a group every swept number becomes an array over scenarios and
 group is evaluated in chunks of ``chunk_size`` scenarios by the same engine as a single
 evaluation. The chunks run through an executor: here, one after the other (``in_process``), or
 as tasks on a Dask cluster (planner/evaluate/distributed.py).
+
+The frame's columns are allocated once, for all rows (:func:`allocate_columns`), and filled
+chunk by chunk: :func:`sweep_columns` writes a chunk's rows into views of them where its
+scenarios are consecutive (``out``), else its columns are written into their rows by
+:func:`assemble`; categories travel as integer codes and the columns become a DataFrame
+without copying (:func:`columns_frame`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import numbers
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -36,10 +43,11 @@ STRUCTURAL = {("horizon_months",)}
 MAX_SCENARIOS = 50_000_000
 #: The largest result frame accepted (8 bytes a cell), checked before anything is computed.
 MAX_RESULT_BYTES = 4_000_000_000
-#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 400 MB of
-#: working memory, whatever the horizon and the number of options (16,384 scenarios of four
-#: options over 36 months).
-CHUNK_CELLS = 16_384 * 37 * 4
+#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 200 MB of
+#: working memory, whatever the horizon and the number of options (8,192 scenarios of four
+#: options over 36 months, 2.4 MB an array). Measured on two cores: chunks of 2,048 and
+#: 4,096 scenarios cost more in Python overhead than they gain in cache, 16,384 lose cache.
+CHUNK_CELLS = 8_192 * 37 * 4
 #: Scenarios of a chunk at most, unless the caller asks for another number.
 DEFAULT_CHUNK_SCENARIOS = 16_384
 
@@ -48,6 +56,7 @@ SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "tota
                  "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
                  "first_unmet_month", "served_share", "passed_cost", "passed_cost_share",
                  "machines", "cost_per_owned_gpu_hour")
+BREAK_EVEN_FIELDS = ("months", "system_hours", "gpu_hours_per_month")
 
 
 def _is_number(value: Any) -> bool:
@@ -98,7 +107,7 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
     index = axis_indices(sizes, mode, total)
     arrays = [np.asarray(v, dtype=float) if num else None for v, num in zip(values, numeric)]
     _check_finite(names, arrays)
-    groups = []
+    found = []
     for key, members in _groups(index, numeric):
         data = plan.data
         for name, num, vals, k in zip(names, numeric, values, key):
@@ -107,15 +116,19 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
                           in zip(names, numeric, values, key) if not num)
         document = _validated(data, plan, names, numeric, arrays, index, members,
                               label or "with the axes' first values")
-        usage = document.usage.model_dump()
+        found.append((key, members.size, document.usage.model_dump()))
+    del index
+    layout = _layout(plan, [usage for _, _, usage in found])
+    groups = []
+    for key, size, usage in found:
         # Every option's flows are (scenarios × months) arrays: the chunk shrinks as the
         # horizon and the options grow, so that memory stays bounded.
         cells = (int(usage["horizon_months"]) + 1) * max(len(usage["options"]), 1)
         rows = max(1, min(chunk_size or DEFAULT_CHUNK_SCENARIOS, CHUNK_CELLS // cells))
         spec = SweepSpec(usage, plan.catalog, tuple(names), tuple(map(tuple, paths)),
                          tuple(numeric), tuple(values), tuple(arrays), tuple(sizes), mode,
-                         key, break_even)
-        groups.append(Group(spec, members.size, rows, cells, chunk_size is not None))
+                         key, break_even, **layout)
+        groups.append(Group(spec, size, rows, cells, chunk_size is not None))
     with (progress or _no_progress)(total) as advance:
         return (executor or in_process)(groups, advance)
 
@@ -230,16 +243,18 @@ def _set_leaf(usage: dict, path: tuple, value) -> None:
     node[path[-1]] = value
 
 
-def _evaluate_chunk(catalog, usage, paths, names, numeric, arrays, values, index, chunk,
-                    break_even) -> dict[str, Any]:
-    import copy
-
-    usage = copy.deepcopy(usage)
-    for path, num, arr, idx in zip(paths, numeric, arrays, index):
+def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str, np.ndarray],
+                    break_even: bool) -> None:
+    """Compute the group's scenarios ``chunk`` (scenario numbers; ``index``: each axis's
+    position in every scenario) and write their rows, scenario-major, into ``columns``
+    (chunk.size × options rows each)."""
+    usage = copy.deepcopy(spec.usage)
+    names, values = spec.names, spec.values
+    for path, num, arr, idx in zip(spec.paths, spec.numeric, spec.arrays, index):
         if num:
             _set_leaf(usage, tuple(path), arr[idx[chunk]])
     with np.errstate(over="ignore"):  # an input that overflows is refused below
-        resolved = resolve(usage, catalog)
+        resolved = resolve(usage, spec.catalog)
     if resolved.issues:
         raise UserError([Problem(p.message, path=p.path) for p in resolved.issues])
     if has_infinity(resolved.model):  # inputs beyond the float range once converted
@@ -251,47 +266,41 @@ def _evaluate_chunk(catalog, usage, paths, names, numeric, arrays, values, index
     except FloatingPointError:
         raise _overflow_error(resolved.model, names, values, index, chunk) from None
     rows = chunk.size
-    n_options = len(figures.options)
-    out: dict[str, Any] = {"scenario": np.repeat(chunk, n_options)}
-    for name, vals, idx in zip(names, values, index):
-        column = np.empty(len(vals), dtype=object)  # one cell per value, lists too (a ladder)
-        column[:] = list(vals)
-        picked = column[idx[chunk]]
-        out[name] = np.repeat(picked, n_options)
-        if all(_is_number(v) for v in vals):
-            out[name] = out[name].astype(float)
-    option_names = [o.name for o in figures.options]
-    out["option"] = pd.Categorical.from_codes(np.tile(np.arange(n_options), rows),
-                                              categories=option_names)
-    out["_order"] = np.tile(np.arange(n_options), rows)
-    stacked = {}
-    for field in ("kind", "gpu"):
-        values = [getattr(o, field) if field == "kind" else resolved.model.cards[o.name].gpu
-                  for o in figures.options]
-        categories = list(dict.fromkeys(v for v in values if v is not None))
-        codes = np.array([categories.index(v) if v is not None else -1 for v in values])
-        stacked[field] = pd.Categorical.from_codes(np.tile(codes, rows), categories=categories)
-    for field in SCALAR_FIELDS:
-        if field in stacked:
-            continue
-        columns = []
-        for o in figures.options:
-            value = _field(resolved.model, o, field, rows)
-            columns.append(value)
-        stacked[field] = np.stack(columns, axis=1).ravel()
-    out.update(stacked)
+    n_options = len(spec.option_names)
+
+    def put(name: str, value: Any, option: int | None = None) -> None:
+        """Write ``value`` into column ``name``: into one option's rows, or all rows."""
+        table = columns[name].reshape(rows, n_options)
+        if option is None:
+            table[:] = value  # (rows, 1) or (1, options)
+        else:
+            table[:, option] = value
+
+    put("scenario", chunk[:, None])
+    for name, vals, arr, idx in zip(names, values, spec.arrays, index):
+        picked = idx[chunk]
+        if columns[name].dtype == object:
+            column = np.empty(len(vals), dtype=object)  # one cell per value, lists too
+            column[:] = list(vals)
+            put(name, column[picked][:, None])
+        else:
+            put(name, (np.asarray(vals, dtype=float) if arr is None else arr)[picked][:, None])
+    put("option", np.arange(n_options)[None, :])
+    kinds = list(dict.fromkeys(spec.kinds))
+    for o in figures.options:
+        option = spec.option_names.index(o.name)
+        gpu = resolved.model.cards[o.name].gpu
+        put("kind", kinds.index(o.kind), option)
+        put("gpu", -1 if gpu is None else spec.gpu_categories.index(gpu), option)
+        for field in SCALAR_FIELDS:
+            if field not in ("kind", "gpu"):
+                put(field, _field(resolved.model, o, field, rows), option)
     # (1,) when no option depends on the swept values: one answer for every scenario.
-    cheapest = np.broadcast_to(figures.cheapest, (rows,))
-    out["cheapest"] = pd.Categorical.from_codes(np.repeat(cheapest, n_options),
-                                                categories=option_names)
+    put("cheapest", np.broadcast_to(figures.cheapest, (rows,))[:, None])
     for pair in figures.pairs:
-        own_index = option_names.index(pair.own)
-        for field in ("months", "system_hours", "gpu_hours_per_month"):
-            key = f"break_even.{pair.versus}.{field}"
-            if key not in out:
-                out[key] = np.full(rows * n_options, np.nan)
-            out[key].reshape(rows, n_options)[:, own_index] = getattr(pair, field)
-    return out
+        option = spec.option_names.index(pair.own)
+        for field in BREAK_EVEN_FIELDS:
+            put(f"break_even.{pair.versus}.{field}", getattr(pair, field), option)
 
 
 def _scenarios_text(names, values, index, chunk, where) -> str:
@@ -380,6 +389,11 @@ class SweepSpec:
     mode: str
     key: tuple[int, ...]  # the group's value on each non-numeric axis (0 on numeric axes)
     break_even: bool
+    # What every group's columns share (the same in all groups' specs):
+    option_names: tuple[str, ...] = ()  # the options in order: the codes of option, cheapest
+    kinds: tuple[str, ...] = ()  # each option's kind; the codes of kind: their first order
+    gpu_categories: tuple[str, ...] = ()  # the GPUs of all groups: the codes of gpu
+    break_even_columns: tuple[str, ...] = ()  # "break_even.{versus}.{field}" of all groups
 
 
 @dataclass(frozen=True)
@@ -395,14 +409,88 @@ class Group:
     chosen: bool
 
 
-def sweep_columns(spec: SweepSpec, start: int, stop: int) -> dict[str, Any]:
-    """The result columns (numpy arrays and categoricals, one entry per scenario and option)
-    of the group's scenarios ``start`` to ``stop`` (positions among the group's scenarios in
-    scenario order, ``stop`` excluded)."""
+def sweep_columns(spec: SweepSpec, start: int, stop: int, *, break_even: bool | None = None,
+                  out: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """The result columns (one entry per scenario and option, scenario-major; ``option``,
+    ``cheapest``, ``kind`` and ``gpu`` as integer codes, see :func:`columns_frame`) of the
+    group's scenarios ``start`` to ``stop`` (positions among the group's scenarios in
+    scenario order, ``stop`` excluded).
+
+    Picklable in all its inputs, so that chunks run anywhere (a Dask worker). ``out``
+    (column name → array of (stop − start) × options rows, views of the whole frame's columns
+    for example, as :func:`allocate_columns` makes them) is filled in place and returned;
+    without it new columns are allocated. ``break_even``: the spec's unless given."""
     chunk = _members(spec, start, stop)
+    columns = allocate_columns(spec, chunk.size) if out is None else dict(out)
     index = [_AxisIndex(spec.sizes, spec.mode, axis) for axis in range(len(spec.sizes))]
-    return _evaluate_chunk(spec.catalog, spec.usage, spec.paths, spec.names, spec.numeric,
-                           spec.arrays, spec.values, index, chunk, spec.break_even)
+    _evaluate_chunk(spec, index, chunk, columns,
+                    spec.break_even if break_even is None else break_even)
+    return columns
+
+
+def _layout(plan, usages: list[dict]) -> dict[str, tuple]:
+    """What every group's columns share (:class:`SweepSpec`'s last fields): the options in
+    order, their kinds, the GPUs of all groups, the break-even columns of all groups."""
+    first = usages[0]
+    option_names = tuple(o["name"] for o in first["options"])
+    kinds = tuple(next(k for k in ("own", "cloud", "free_tier") if o.get(k) is not None)
+                  for o in first["options"])
+    gpus, pairs = [], []
+    for usage in usages:
+        with np.errstate(over="ignore"):
+            cards = resolve(usage, plan.catalog).model.cards
+        gpus += [cards[name].gpu for name in option_names if name in cards]
+        owns = [o["name"] for o in usage["options"] if o.get("own") is not None]
+        pairs += [f"break_even.{versus}.{field}" for own in owns for versus in option_names
+                  if versus != own for field in BREAK_EVEN_FIELDS]
+    return {"option_names": option_names, "kinds": kinds,
+            "gpu_categories": tuple(dict.fromkeys(g for g in gpus if g is not None)),
+            "break_even_columns": tuple(dict.fromkeys(pairs))}
+
+
+def _column_dtypes(spec: SweepSpec) -> dict[str, Any]:
+    """Every column of the frame and the dtype it is allocated with (codes for categories)."""
+    out: dict[str, Any] = {"scenario": np.int64}
+    for name, vals in zip(spec.names, spec.values):
+        out[name] = float if all(_is_number(v) for v in vals) else object
+    out["option"] = np.int32
+    out["kind"] = out["gpu"] = np.int32
+    for field in SCALAR_FIELDS:
+        if field not in out:
+            out[field] = bool if field == "feasible" else float
+    out["cheapest"] = np.int32
+    for name in spec.break_even_columns:
+        out[name] = float
+    return out
+
+
+def allocate_columns(spec: SweepSpec, scenarios: int) -> dict[str, np.ndarray]:
+    """The columns of ``scenarios`` scenarios, allocated once: one row per scenario and
+    option; NaN where a figure is not filled in."""
+    rows = scenarios * len(spec.option_names)
+    out = {}
+    for name, dtype in _column_dtypes(spec).items():
+        if dtype is float:
+            out[name] = np.full(rows, np.nan)
+        elif dtype is object:
+            out[name] = np.empty(rows, dtype=object)
+        else:
+            out[name] = np.zeros(rows, dtype=dtype)
+    return out
+
+
+def columns_frame(spec: SweepSpec, columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """The tidy frame of SPEC §4 from filled columns (codes become categories), without
+    copying the numeric columns."""
+    categories = {"option": list(spec.option_names), "cheapest": list(spec.option_names),
+                  "kind": list(dict.fromkeys(spec.kinds)), "gpu": list(spec.gpu_categories)}
+    data: dict[str, Any] = {}
+    for name, column in columns.items():
+        if name in categories:
+            data[name] = pd.Categorical.from_codes(column, categories=categories[name])
+        else:
+            data[name] = column
+    return pd.DataFrame(data, copy=False)
 
 
 def chunk_bounds(size: int, rows: int, start: int = 0) -> list[tuple[int, int]]:
@@ -410,31 +498,50 @@ def chunk_bounds(size: int, rows: int, start: int = 0) -> list[tuple[int, int]]:
     return [(first, min(first + rows, size)) for first in range(start, size, rows)]
 
 
-def local_chunks(groups: list[Group], advance: Callable[[int], None]
+def local_chunks(groups: list[Group], advance: Callable[[int], None],
+                 columns: dict[str, np.ndarray] | None = None
                  ) -> Iterator[tuple[int, int, dict[str, Any]]]:
-    """Every chunk of every group, computed here in order: ``(group, start, columns)``."""
+    """Every chunk of every group, computed here in order: ``(group, start, columns)``. With
+    ``columns`` (the whole frame's, :func:`allocate_columns`), a chunk of consecutive
+    scenarios is written straight into its rows and yields None for its columns."""
     for g, group in enumerate(groups):
+        n_options = len(group.spec.option_names)
         for start, stop in chunk_bounds(group.size, group.rows):
-            columns = sweep_columns(group.spec, start, stop)
+            out = None
+            if columns is not None:
+                first, last = _members(group.spec, start, start + 1)[0], \
+                    _members(group.spec, stop - 1, stop)[0]
+                if last - first == stop - start - 1:  # consecutive: views, not a copy
+                    rows = slice(int(first) * n_options, (int(last) + 1) * n_options)
+                    out = {name: column[rows] for name, column in columns.items()}
+            chunk = sweep_columns(group.spec, start, stop, out=out)
             advance(stop - start)
-            yield g, start, columns
+            yield g, start, None if out is not None else chunk
 
 
 def in_process(groups: list[Group], advance: Callable[[int], None]) -> pd.DataFrame:
-    """The executor of a sweep on this machine."""
-    return assemble(groups, local_chunks(groups, advance))
+    """The executor of a sweep on this machine: the chunks fill the frame's columns."""
+    columns = allocate_columns(groups[0].spec, sum(group.size for group in groups))
+    return assemble(groups, local_chunks(groups, advance, columns), columns)
 
 
-def assemble(groups: list[Group], chunks: Iterable[tuple[int, int, dict[str, Any]]]
-             ) -> pd.DataFrame:
-    """The sweep's frame from its chunks' columns, which may come in any order: rows by
-    scenario, then option."""
-    parts = {(g, start): pd.DataFrame(columns) for g, start, columns in chunks}
-    frame = pd.concat([parts[k] for k in sorted(parts)], ignore_index=True)
-    if len(groups) > 1:
-        order = np.lexsort((frame["_order"].to_numpy(), frame["scenario"].to_numpy()))
-        frame = frame.take(order).reset_index(drop=True)
-    return frame.drop(columns="_order")
+def assemble(groups: list[Group], chunks: Iterable[tuple[int, int, dict[str, Any] | None]],
+             columns: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+    """The sweep's frame from its chunks' columns, which may come in any order: each chunk's
+    rows are written into the frame's columns, allocated once (``columns``: already, with
+    None for a chunk written there), at scenario × options + option."""
+    spec = groups[0].spec
+    n_options = len(spec.option_names)
+    if columns is None:
+        columns = allocate_columns(spec, sum(group.size for group in groups))
+    for _, _, part in chunks:
+        if part is None:
+            continue
+        scenarios = np.asarray(part["scenario"]).reshape(-1, n_options)[:, 0]
+        for name, column in columns.items():
+            column.reshape(-1, n_options)[scenarios] = \
+                np.asarray(part[name]).reshape(-1, n_options)
+    return columns_frame(spec, columns)
 
 
 def _members(spec: SweepSpec, start: int, stop: int) -> np.ndarray:
