@@ -10,6 +10,7 @@ percentiles of its months.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,8 +18,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from planner.cards.resolve import resolve
 from planner.engine.draws import Input, draw
 from planner.engine.drivers import first_order_indices
+from planner.engine.figures import compute
+from planner.errors import Problem, UserError
+from planner.evaluate.progress import sweep_progress
+from planner.evaluate.sweep import MAX_SCENARIOS, axis_indices, run_sweep
+from planner.usage.paths import canonical_path
 from planner.usage.uncertainty_rules import copula_correlation, input_range
 
 #: Percentiles of SPEC §7, numpy's default (linear) method.
@@ -75,9 +82,6 @@ def draw_frame(plan, draws: Draws, *, chunk_size: int | None = None,
                **sweep: Any) -> pd.DataFrame:
     """The sweep of the draws: one row per (draw, option), as :meth:`planner.Plan.sweep`
     without the draws' own shares (``sweep`` passes executor and progress on)."""
-    from planner.evaluate.progress import sweep_progress
-    from planner.evaluate.sweep import run_sweep
-
     axes = {name: draws.values[:, k] for k, name in enumerate(draws.names)}
     sweep.setdefault("progress", sweep_progress(None))
     # SPEC §7 needs the break-even months, not the break-even usage: the level search is
@@ -92,10 +96,6 @@ def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> p
     option): ``uncertainty.cheapest_share`` and ``uncertainty.feasible_share`` of the draws,
     and on own rows ``uncertainty.pays_off_share.<versus>`` (among the draws in which both
     are feasible). Evaluated as one zip sweep of scenarios × draws."""
-    from planner.errors import Problem, UserError
-    from planner.evaluate.sweep import MAX_SCENARIOS, axis_indices
-    from planner.usage.paths import canonical_path
-
     draws = make_draws(plan.usage)
     names = list(axes)
     values = [list(axes[name]) for name in names]
@@ -119,11 +119,14 @@ def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> p
     for k, name in enumerate(draws.names):
         if tuple(canonical_path(plan.usage, name)) not in swept:
             combined[name] = np.tile(draws.values[:, k], total)
-    from planner.evaluate.progress import sweep_progress
-    from planner.evaluate.sweep import run_sweep
-
     sweep.setdefault("progress", sweep_progress(None))
     big = run_sweep(plan, combined, mode="zip", break_even=False, **sweep)
+    return _shares(big, total, n)
+
+
+def _shares(big: pd.DataFrame, total: int, n: int) -> pd.DataFrame:
+    """Per (scenario, option) the shares of :func:`scenario_shares` from the sweep ``big`` of
+    ``total`` scenarios × ``n`` draws."""
     options = list(big["option"].cat.categories)
     k = len(options)
     order = np.argsort(big["scenario"].to_numpy() * k + big["option"].cat.codes.to_numpy(),
@@ -235,12 +238,6 @@ def cumulative_bands(plan, draws: Draws) -> dict[str, dict[str, list[float]] | N
     cumulative nominal cost at the end of each month 0..T (monthly_cost summed; residual value
     not counted, as in §5.6), None where it is feasible in no draw. The first
     :data:`BAND_DRAWS` draws at once, through the engine."""
-    import copy
-
-    from planner.cards.resolve import resolve
-    from planner.engine.figures import compute
-    from planner.usage.paths import canonical_path
-
     usage = copy.deepcopy(dict(plan.usage))
     for k, name in enumerate(draws.names):
         node: Any = usage
