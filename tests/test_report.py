@@ -466,6 +466,10 @@ def test_other_formats():
     assert fmt.figure(1.2) == "1.2" and fmt.figure(0.05) == "0.05" and fmt.figure(1200) == "1,200"
     assert fmt.percent(0.05) == "5%"
     assert fmt.percent(0.055) == "5.5%"
+    # Short of all is never "100%", above none never "0%" (9,996 draws of 10,000; 4 of 100,000).
+    assert fmt.percent(0.9996) == "99.96%" and fmt.percent(0.999996) == "99.99%"
+    assert fmt.percent(0.00004) == "0.01%" and fmt.percent(1.0) == "100%"
+    assert fmt.percent(0.0) == "0%" and fmt.percent(0.999) == "99.9%"
     assert fmt.percent(None) == "—"
 
 

@@ -224,6 +224,11 @@ def percent(x: float | None, decimals: int | None = None) -> str:
         return f"{_grouped(value, 0)}%"
     if decimals is None:
         decimals = 0 if math.isclose(value, round(value), abs_tol=1e-9) else 1
+        # A share short of all (or above none) never reads as 100% (0%): two decimals,
+        # rounded away from the end (99.996 % is "99.99%", 0.004 % is "0.01%").
+        if 0 < value < 100 and round(value, 1) in (0.0, 100.0):
+            edge = math.floor(value * 100) if value > 50 else math.ceil(value * 100)
+            return f"{number(edge / 100, 2)}%"
     return f"{number(value, decimals)}%"
 
 
