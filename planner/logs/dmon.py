@@ -58,9 +58,7 @@ def read_dmon(text: str, file: str) -> list[GpuSamples]:
         samples = gpus.setdefault(key, GpuSamples(key))
         if when is None:  # no time columns: the GPU's n-th line is at n seconds
             when = float(len(samples.times))
-        samples.times.append(when)
-        samples.utilization.append(busy)
-        samples.power.append(power)
+        samples.add(when, busy, power)
     if problems:
         raise UserError(problems)
     return list(gpus.values())

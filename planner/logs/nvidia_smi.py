@@ -94,9 +94,7 @@ def read_nvidia_smi(text: str, file: str) -> list[GpuSamples]:
         else:
             key = file
         samples = gpus.setdefault(key, GpuSamples(key))
-        samples.times.append(when)
-        samples.utilization.append(busy)
-        samples.power.append(power)
+        samples.add(when, busy, power)
     if problems:
         raise UserError(problems)
     return list(gpus.values())

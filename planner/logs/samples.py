@@ -15,6 +15,12 @@ class GpuSamples:
     utilization: list[float] = field(default_factory=list)
     power: list[float | None] = field(default_factory=list)
 
+    def add(self, time_s: float, utilization_percent: float, power_watts: float | None) -> None:
+        """One more sample."""
+        self.times.append(time_s)
+        self.utilization.append(utilization_percent)
+        self.power.append(power_watts)
+
 
 @dataclass(frozen=True)
 class Job:
