@@ -78,6 +78,12 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         from planner.evaluate.uncertainty import uncertainty
 
         data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
+    mix = None
+    if plan.usage.get("mix"):  # the best mix (SPEC §6): the JSON's mix object
+        from planner.evaluate.optimize import optimize
+
+        mix = optimize(plan)
+    data["mix"] = None if mix is None else mix.to_dict()
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),
@@ -90,6 +96,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         **intermediate_fields(plan, figures),
         plan_warnings=plausibility(plan.usage, plan.document),
         **decision_fields(figures),
+        mix_result=mix,
     )
     result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
     return result

@@ -474,4 +474,29 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         ("the smallest month-1 demand x with PV_own(x) = PV_other(x), or where their difference "
         "changes sign"),
         "使 PV_own(x) = PV_other(x)（或两者之差变号）的最小第 1 个月需求 x"),
+
+    # the best mix (SPEC §6): planner optimize's table, the report's page "The best mix"
+    "mix.title": ("The best mix", "最佳组合"),
+    "mix.best": ("Best mix: {words}", "最佳组合：{words}"),
+    "mix.figures": ("present value {pv}, total {total}", "现值 {pv}，总成本 {total}"),
+    "mix.saving": ("{saving} less than the best single option, {single} ({single_pv})",
+                   "比最佳单一方案 {single}（{single_pv}）少 {saving}"),
+    "mix.no_saving": ("no saving against the best single option, {single} ({single_pv})",
+                      "与最佳单一方案 {single}（{single_pv}）相比没有节省"),
+    "mix.searched": ("{count} candidates searched", "共搜索 {count} 个候选"),
+    "mix.alternative": ("Nearest alternatives", "相邻方案"),
+    "mix.change": ("Change", "变化"),
+    "mix.versus": ("Against the best", "与最佳相比"),
+    "mix.flat": (
+        ("How flat the optimum is: the present value of the mix for each count of {option} "
+         "machines, one line per purchase month{commit}; the best mix is marked."),
+        ("最优解有多平坦：{option} 每种台数下组合的现值，每个购买月份一条线{commit}；"
+         "最佳组合已标出。")),
+    "mix.flat_commit": (" (commitments the best of each term)", "（每期承诺取最优）"),
+    "chart.mix_x": ("{option} machines owned", "拥有的 {option} 台数"),
+    "chart.mix_y": ("Present value ({currency})", "现值（{currency}）"),
+    "chart.mix_month": ("bought in month {month}", "第 {month} 个月购买"),
+    "chart.mix_best": ("best: {machines} from month {month}", "最佳：第 {month} 个月起 {machines} 台"),
+    "assumption.purchase_month": ("{option}: bought in month {month}, serving from month {next}",
+                                  "{option}：第 {month} 个月购买，自第 {next} 个月起使用"),
 }

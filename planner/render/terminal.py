@@ -9,6 +9,7 @@ from planner.render import content, i18n
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
+    import rich.console
     import rich.table
 
     from planner.result import Result
@@ -23,7 +24,7 @@ def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
     with i18n.language(lang):
         data = result.data
         caption = "\n".join([content.recommendation(result), *_reserved_per_term(result),
-                             *_fleets(result)])
+                             *_fleets(result), *_mix(result, lang)])
         table = Table(title=data["title"], caption=caption, caption_justify="left")
         table.add_column(t("term.option"))
         table.add_column(t("term.feasible"))
@@ -53,6 +54,12 @@ def _reserved_per_term(result: Result) -> list[str]:
     return lines
 
 
+def _mix(result: Result, lang: str) -> list[str]:
+    """The best mix, where the plan has one (SPEC §6)."""
+    mix = getattr(result, "mix_result", None)
+    return [] if mix is None else mix_lines(mix, lang)[:3]
+
+
 def _fleets(result: Result) -> list[str]:
     """"box: 3 machines of 4 × rtx-a6000", for each own option of other than one machine (the
     report shows it under the option's name)."""
@@ -65,3 +72,48 @@ def _by_name(result: Result) -> list[dict]:
     """The option rows of the JSON in the order of :func:`content.option_rows`."""
     rows = {row["name"]: row for row in result.data["options"]}
     return [rows[row.name] for row in content.option_rows(result)]
+
+
+
+def mix_lines(mix, lang: str = "en") -> list[str]:
+    """The best mix in sentences: what it is, its present value and total, what it saves
+    against the best single option, how many candidates were searched (SPEC §6)."""
+    from planner.render import fmt
+
+    currency = mix.currency
+    with i18n.language(lang):
+        lines = [t("mix.best", words=i18n.text(mix.words)),
+                 t("mix.figures", pv=fmt.money(mix.present_value, currency),
+                   total=fmt.money(mix.total_cost, currency))]
+        if mix.single is not None:
+            key = "mix.saving" if mix.saving > 0 else "mix.no_saving"
+            lines.append(t(key, saving=fmt.money(mix.saving, currency), single=mix.single,
+                           single_pv=fmt.money(mix.single_present_value, currency)))
+        lines.append(t("mix.searched", count=fmt.number(len(mix.candidates))))
+    return lines
+
+
+def mix_table(mix, title: str, lang: str = "en") -> rich.console.Group:
+    """``planner optimize``'s output: the best mix above, the nearest alternatives in the
+    table (their present value and the difference to the best), the rent-then-buy rule
+    below."""
+    from rich.table import Table
+
+    from planner.render import fmt
+
+    currency = mix.currency
+    with i18n.language(lang):
+        rules = [i18n.text(m) for m in mix.rule_messages()]
+        table = Table(title=f"{title}: {t('mix.title')}", caption="\n\n".join(rules),
+                      caption_justify="left")
+        table.add_column(t("mix.change"))
+        table.add_column(t("term.pv"), justify="right")
+        table.add_column(t("mix.versus"), justify="right")
+        for row in mix.alternatives.itertuples():
+            table.add_row(i18n.text(row.message), fmt.money(row.present_value, currency),
+                          fmt.money(row.versus_best, currency) if row.versus_best <= 0
+                          else "+" + fmt.money(row.versus_best, currency))
+        from rich.console import Group
+        from rich.text import Text
+
+        return Group(Text("\n".join(mix_lines(mix, lang))), table)
