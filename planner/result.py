@@ -191,6 +191,9 @@ class Result:
     # -- the best mix (SPEC §6): the search of the file's mix, None without one; the JSON's
     # ``mix`` object is its to_dict() --
     mix_result: Any = None
+    #: Own options bought after month 0 (SPEC §6): name → purchase month p; the report prints
+    #: it and draws the purchase as a step at t = p. [month]
+    purchase_months: dict[str, int] = field(default_factory=dict)
 
     def warnings_at(self, date: datetime.date | None = None) -> list[Message]:
         """The plan's own warnings (values probably not meant, each located) and, when the

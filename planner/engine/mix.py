@@ -97,13 +97,14 @@ def _ending(flows: Flows) -> Flows:
 def best_candidate(values: CandidateValues, total_machines: Array, months: Array) -> int:
     """The candidate with the lowest present value among the feasible; ties (within
     :data:`TIE` relative): fewer machines, then the later purchase (SPEC §6). ``months`` (K, J):
-    the members' purchase months, the first member's deciding first. -1 if none is feasible."""
+    the members' purchase months, the last member's deciding first (of two alike batches, the
+    second is the one bought later). -1 if none is feasible."""
     pv = np.where(values.feasible, values.present_value, np.inf)
     best = pv.min(initial=np.inf)
     if not np.isfinite(best):
         return -1
     tied = np.flatnonzero(pv <= best + TIE * max(abs(best), 1.0))
-    keys = [-months[tied, j] for j in range(months.shape[1] - 1, -1, -1)]
+    keys = [-months[tied, j] for j in range(months.shape[1])]  # lexsort: last key first
     order = np.lexsort([*keys, total_machines[tied]])
     return int(tied[order[0]])
 

@@ -83,7 +83,7 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         from planner.evaluate.optimize import optimize
 
         mix = optimize(plan)
-    data["mix"] = None if mix is None else mix.to_dict()
+        data["mix"] = mix.to_dict()  # only with a mix: the JSON of other plans is unchanged
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),
@@ -97,9 +97,20 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         plan_warnings=plausibility(plan.usage, plan.document),
         **decision_fields(figures),
         mix_result=mix,
+        purchase_months=_purchase_months(model),
     )
     result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
     return result
+
+
+def _purchase_months(model) -> dict[str, int]:
+    """Own options bought after month 0 and their purchase month (SPEC §6)."""
+    months = {}
+    for name, card in model.cards.items():
+        month = getattr(card, "purchase_month", None)
+        if month is not None and float(np.asarray(month).ravel()[0]) > 0:
+            months[name] = int(np.asarray(month).ravel()[0])
+    return months
 
 
 def _check_finite(plan, options: list[dict[str, Any]]) -> None:

@@ -355,14 +355,16 @@ def mix_words(result: MixResult) -> Message:
     2–3, the rest on demand"."""
     parts: list[Message] = []
     best = result.best
+    owned = []
     for name in result.members[:-1]:
         m, p = int(best[f"{name}.machines"]), int(best[f"{name}.purchase_month"])
         if m == 0:
-            parts.append(Message("mix.own_none", option=name))
+            owned.append((-1, Message("mix.own_none", option=name)))
         else:
             one = "_one" if m == 1 else ""
             key = f"mix.own_now{one}" if p == 0 else f"mix.own_later{one}"
-            parts.append(Message(key, machines=m, option=name, month=p))
+            owned.append((p, Message(key, machines=m, option=name, month=p)))
+    parts += [message for _, message in sorted(owned, key=lambda pair: pair[0])]
     cloud = result.members[-1]
     ladder = _ladder(best, cloud)
     if ladder is not None:
@@ -374,6 +376,8 @@ def mix_words(result: MixResult) -> Message:
             for nxt in committed[1:]:
                 joined = Message("mix.and", first=joined, second=nxt)
             parts.append(Message("mix.commit", option=cloud, runs=joined))
+        else:
+            parts.append(Message("mix.commit_none", option=cloud))
         parts.append(Message("mix.rest_on_demand", option=cloud))
     else:
         parts.append(Message("mix.rest", option=cloud))

@@ -202,13 +202,14 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
                     "自第 0 个月起拥有 {machines} 台 {option}"),
     "mix.own_now_one": ("own 1 {option} machine from month 0",
                         "自第 0 个月起拥有 1 台 {option}"),
-    "mix.own_later": ("rent until month {month}, then own {machines} {option} machines",
-                      "租用至第 {month} 个月，然后拥有 {machines} 台 {option}"),
-    "mix.own_later_one": ("rent until month {month}, then own 1 {option} machine",
-                          "租用至第 {month} 个月，然后拥有 1 台 {option}"),
+    "mix.own_later": ("buy {machines} {option} machines in month {month}",
+                      "第 {month} 个月购买 {machines} 台 {option}"),
+    "mix.own_later_one": ("buy 1 {option} machine in month {month}",
+                          "第 {month} 个月购买 1 台 {option}"),
     "mix.own_none": ("own no {option} machine", "不购买 {option}"),
-    "mix.commit": ("commit {runs} of {option}", "为 {option} 承诺 {runs}"),
-    "mix.commit_run": ("{count} instances for {span}", "{span} {count} 个实例"),
+    "mix.commit": ("commit {option} instances: {runs}", "承诺 {option} 实例：{runs}"),
+    "mix.commit_none": ("commit nothing on {option}", "不为 {option} 承诺实例"),
+    "mix.commit_run": ("{count} for {span}", "{span} {count} 个"),
     "mix.and": ("{first} and {second}", "{first}，{second}"),
     "mix.list": ("{first}, {rest}", "{first}，{rest}"),
     "mix.year": ("year {year}", "第 {year} 年"),
@@ -229,16 +230,16 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
                             "第 {term} 期少承诺一个 {option} 实例"),
     "mix.rule_buy": (
         ("Rent-then-buy rule: rent until month {month}, when the rent paid so far ({rent}) "
-         "reaches what owning {machines} {option} machines costs net ({owning}: price and "
-         "interest less what they are worth at the end), then buy. That mix's present value "
+         "reaches the net cost of owning {machines} × {option} ({owning}: price and "
+         "interest less what the machines are worth at the end), then buy. That mix's present value "
          "is {pv}, {extra} more than the best mix. Without knowing the future, this rule "
          "never pays more than twice what the best choice in hindsight pays."),
         ("先租后买规则：租用至第 {month} 个月，届时已付租金（{rent}）达到拥有 {machines} 台 "
          "{option} 的净成本（{owning}：价格与利息减去期末残值），然后购买。该组合现值为 {pv}，"
          "比最佳组合多 {extra}。在不知道未来的情况下，此规则的花费不会超过事后最佳选择的两倍。")),
     "mix.rule_never": (
-        ("Rent-then-buy rule: the rent never reaches what owning {machines} {option} "
-         "machines costs net ({owning}) within the horizon, so the rule keeps renting."),
+        ("Rent-then-buy rule: the rent never reaches the net cost of owning {machines} × "
+         "{option} ({owning}) within the horizon, so the rule keeps renting."),
         ("先租后买规则：在规划期内，租金始终未达到拥有 {machines} 台 {option} 的净成本"
          "（{owning}），因此规则一直租用。")),
 }

@@ -497,6 +497,6 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "chart.mix_y": ("Present value ({currency})", "现值（{currency}）"),
     "chart.mix_month": ("bought in month {month}", "第 {month} 个月购买"),
     "chart.mix_best": ("best: {machines} from month {month}", "最佳：第 {month} 个月起 {machines} 台"),
-    "assumption.purchase_month": ("{option}: bought in month {month}, serving from month {next}",
-                                  "{option}：第 {month} 个月购买，自第 {next} 个月起使用"),
+    "gpu.bought": ("{machine}, bought in month {month} (serving from month {next})",
+                   "{machine}，第 {month} 个月购买（自第 {next} 个月起使用）"),
 }

@@ -173,6 +173,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "free": charts.free_tiers(result),
         "drivers": charts.drivers(result),
         "bands": charts.cumulative_bands(result),
+        "mix": charts.best_mix(result),
     }
     marked = content.marked_break_even(result)
     options = content.option_rows(result)
@@ -210,6 +211,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "costs": content.breakdown_tables(result),
         "free_tiers": content.free_tier_rows(result),
         "uncertainty": content.uncertainty_section(result),
+        "mix": content.mix_section(result),
         "assumptions": content.assumption_rows(result),
         "formulas": content.formulas(result),
         "worked": content.worked_figures(result),

@@ -57,15 +57,19 @@ def _reserved_per_term(result: Result) -> list[str]:
 def _mix(result: Result, lang: str) -> list[str]:
     """The best mix, where the plan has one (SPEC §6)."""
     mix = getattr(result, "mix_result", None)
-    return [] if mix is None else mix_lines(mix, lang)[:3]
+    if mix is None:
+        return []
+    with i18n.language(lang):
+        return content.mix_sentences(mix)[:3]
 
 
 def _fleets(result: Result) -> list[str]:
-    """"box: 3 machines of 4 × rtx-a6000", for each own option of other than one machine (the
-    report shows it under the option's name)."""
+    """"box: 3 machines of 4 × rtx-a6000", for each own option of other than one machine or
+    bought after month 0 (the report shows it under the option's name)."""
     return [f"{row.name}: {row.gpu}" for row, data in zip(content.option_rows(result),
                                                           _by_name(result))
-            if data["kind"] == "own" and data.get("machines") not in (None, 1)]
+            if data["kind"] == "own" and (data.get("machines") not in (None, 1)
+                                          or row.name in result.purchase_months)]
 
 
 def _by_name(result: Result) -> list[dict]:
@@ -73,24 +77,6 @@ def _by_name(result: Result) -> list[dict]:
     rows = {row["name"]: row for row in result.data["options"]}
     return [rows[row.name] for row in content.option_rows(result)]
 
-
-
-def mix_lines(mix, lang: str = "en") -> list[str]:
-    """The best mix in sentences: what it is, its present value and total, what it saves
-    against the best single option, how many candidates were searched (SPEC §6)."""
-    from planner.render import fmt
-
-    currency = mix.currency
-    with i18n.language(lang):
-        lines = [t("mix.best", words=i18n.text(mix.words)),
-                 t("mix.figures", pv=fmt.money(mix.present_value, currency),
-                   total=fmt.money(mix.total_cost, currency))]
-        if mix.single is not None:
-            key = "mix.saving" if mix.saving > 0 else "mix.no_saving"
-            lines.append(t(key, saving=fmt.money(mix.saving, currency), single=mix.single,
-                           single_pv=fmt.money(mix.single_present_value, currency)))
-        lines.append(t("mix.searched", count=fmt.number(len(mix.candidates))))
-    return lines
 
 
 def mix_table(mix, title: str, lang: str = "en") -> rich.console.Group:
@@ -116,4 +102,4 @@ def mix_table(mix, title: str, lang: str = "en") -> rich.console.Group:
         from rich.console import Group
         from rich.text import Text
 
-        return Group(Text("\n".join(mix_lines(mix, lang))), table)
+        return Group(Text("\n".join(content.mix_sentences(mix))), table)

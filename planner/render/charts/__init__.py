@@ -8,7 +8,8 @@
 - :func:`sensitivity`: a tornado of the break-even month as each key input moves;
 - :func:`free_tiers`: sessions a week and days a job waits on each free tier;
 - :func:`drivers`: which uncertain inputs drive the spread of the answer;
-- :func:`cumulative_bands`: cumulative cost under uncertainty, P5–P95 per option.
+- :func:`cumulative_bands`: cumulative cost under uncertainty, P5–P95 per option;
+- :func:`best_mix`: the best mix's present value against the machines owned (SPEC §6).
 
 Each function takes a :class:`planner.result.Result` and returns an ``<svg>`` element as text
 (no XML prolog, ids prefixed per chart so several can share one HTML page, its title in a
@@ -24,9 +25,10 @@ from planner.render.charts.bars import free_tiers, ranking
 from planner.render.charts.breakdown import monthly_breakdown
 from planner.render.charts.drivers import drivers
 from planner.render.charts.lines import cost_vs_usage, cumulative_cost
+from planner.render.charts.mix import best_mix
 from planner.render.charts.style import GROUP_STYLES
 from planner.render.charts.tornado import sensitivity
 
-__all__ = ["GROUP_STYLES", "cost_vs_usage", "cumulative_bands", "cumulative_cost", "drivers",
+__all__ = ["GROUP_STYLES", "best_mix", "cost_vs_usage", "cumulative_bands", "cumulative_cost", "drivers",
            "free_tiers",
            "monthly_breakdown", "ranking", "sensitivity"]
