@@ -48,6 +48,7 @@ from planner.render.content.costs import (
     year_periods,
     yearly_cash_flow,
 )
+from planner.render.content.mix import mix_section, mix_sentences
 from planner.render.content.rows import (
     OptionRow,
     assumption_rows,
@@ -60,7 +61,6 @@ from planner.render.content.rows import (
     sensitivity,
     warnings,
 )
-from planner.render.content.mix import mix_section, mix_sentences
 from planner.render.content.served import decision_notes, served_text
 from planner.render.content.uncertainty import uncertainty_section
 from planner.result import STALE_AFTER_DAYS
