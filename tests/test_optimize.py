@@ -271,3 +271,120 @@ def test_optimum_equals_brute_force(level, growth, T, price, resale, rate, reser
     m, neg_p = min(tied)
     assert result.present_value == pytest.approx(low, rel=1e-9, abs=1e-6)
     assert (result.best["box.machines"], result.best["box.purchase_month"]) == (m, -neg_p)
+
+
+# -- the commitments against an integer program (scipy.optimize.milp) ---------------------------
+
+
+def milp_ladder(hours, term, reserved_price, on_demand_price, monthly_discount, H=730.0):
+    """The best commitments of instance-hours ``hours`` (months 1..T) by integer programming:
+    min Σ_j R_j·p_r·H·w_j + Σ_m p_od·v_m·s_m, s_m + R_{term of m}·H ≥ I_m, s ≥ 0, R whole;
+    w_j: the term's discount factors, its months past the horizon charged at v_T."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    T = len(hours)
+    terms = -(-T // term)
+    v = np.asarray(monthly_discount)  # months 1..T
+    w = np.array([v[j * term:(j + 1) * term].sum() for j in range(terms)])
+    w[-1] += ((-T) % term) * v[-1]
+    c = np.concatenate([reserved_price * H * w, on_demand_price * v])
+    a = np.zeros((T, terms + T))
+    for m in range(T):
+        a[m, m // term] = H
+        a[m, terms + m] = 1.0
+    res = milp(c, constraints=LinearConstraint(a, lb=hours, ub=np.inf),
+               integrality=np.r_[np.ones(terms), np.zeros(T)], bounds=Bounds(0, np.inf))
+    assert res.success
+    return np.round(res.x[:terms]), res.fun
+
+
+def test_ladder_under_growth_is_the_integer_programs():
+    # The case of test_commitment_ladder_under_growth, solved by HiGHS's branch and bound.
+    hours = 730 * 2 ** (np.arange(24) / 12)
+    ladder, cost = milp_ladder(hours, 12, 1.2, 2.0, np.ones(24))
+    assert ladder.tolist() == [1, 3]
+    assert cost == pytest.approx(51_822.1, abs=0.1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(level=st.floats(0, 4000), growth=st.floats(-0.5, 2.0), T=st.integers(1, 30),
+       rate=st.floats(0, 0.3), premium=st.floats(1.05, 3.0), machines=st.integers(0, 3),
+       month=st.integers(0, 29))
+def test_commitments_equal_the_integer_program(level, growth, T, rate, premium, machines,
+                                               month):
+    """For a candidate of the search (machines bought in a month), the cloud's commitments
+    cost what the integer program's optimum costs on the work the machines pass on."""
+    month = min(month, T - 1)
+    data = plan_data(horizon_months=T, discount_rate=rate,
+                     demand={"gpu_hours_per_month": level, "growth_per_year": growth})
+    data["options"][1] = {"name": "rent", "pricing": "reserved_1y",
+                          "cloud": {"price_per_hour": 2.0 * premium,
+                                    "reserved_1y_price_per_hour": 2.0}}
+    result = planner.load(data).optimize()
+    machines = min(machines, int(result.candidates["box.machines"].max()))  # those searched
+    row = candidate(result, box__machines=machines,
+                    box__purchase_month=month if machines else 0)
+    m = np.arange(1, T + 1)
+    demand = level * (1 + growth) ** ((m - 1) / 12)
+    served = np.where(m > (month if machines else 0), np.minimum(demand, machines * 730.0), 0)
+    v = (1 + rate) ** (-m / 12)
+    _, cloud_cost = milp_ladder(demand - served, 12, 2.0, 2.0 * premium, v)
+    # The box's own costs: purchase in its month, energy 0.3 kW × 0.2 on the hours it serves,
+    # its residual value (one-year lifetime, no resale) at T.
+    p = month if machines else 0
+    life_left = 1 - ((T - p) - 12 * np.floor((T - p - 1) / 12)) / 12
+    own = machines * 5000 * ((1 + rate) ** (-p / 12)) + (served * 0.06 * v).sum()
+    replaced = [p + 12 * k for k in range(1, 4) if p + 12 * k < T]
+    own += sum(machines * 5000 * (1 + rate) ** (-r / 12) for r in replaced)
+    own -= machines * 5000 * life_left * (1 + rate) ** (-T / 12)
+    assert row.present_value == pytest.approx(own + cloud_cost, rel=1e-7, abs=1e-4)
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+
+def test_late_purchase_is_a_step_in_the_cumulative_curve():
+    from planner.render.charts.lines import _cumulative
+
+    # Months 0..3 cost 100, 10, 510 (500 of it the purchase of month 2), 10: the curve rises
+    # by 10 over month 2, then steps by 500 at t = 2.
+    t_grid, y = _cumulative([100, 10, 510, 10], (2, 500.0))
+    assert t_grid.tolist() == [0, 0, 1, 2, 2, 3]
+    assert y.tolist() == [0, 100, 110, 120, 620, 630]
+    assert _cumulative([100, 10], None)[1].tolist() == [0, 100, 110]
+
+
+def test_report_has_the_best_mix_page_and_the_purchase_month(tmp_path):
+    from planner.render import render
+
+    data = plan_data()
+    data["options"].insert(1, {"name": "later", "own": {"purchase_price": 5000,
+                                                        "power_watts": 300,
+                                                        "purchase_month": 3},
+                               "overflow": "rent"})
+    result = planner.load(data).evaluate()
+    html = render(result, "html").decode()
+    assert '<section class="mix">' in html and "<svg" in html.split('<section class="mix">')[1]
+    assert "own 1 box machine from month 0" in html
+    assert "Rent-then-buy rule" in html
+    assert "bought in month 3 (serving from month 4)" in html
+    md = render(result, "md").decode()
+    assert "## The best mix" in md
+    without = planner.load({k: v for k, v in plan_data().items() if k != "mix"}).evaluate()
+    assert '<section class="mix">' not in render(without, "html").decode()
+
+
+def test_workbook_has_the_mix_sheets(tmp_path):
+    import io
+
+    import openpyxl
+
+    from planner.render import render
+
+    book = openpyxl.load_workbook(io.BytesIO(render(planner.load(plan_data()).evaluate(),
+                                                    "xlsx")))
+    assert {"Best mix", "Mix candidates"} <= set(book.sheetnames)
+    rows = list(book["Best mix"].iter_rows(values_only=True))
+    assert rows[1][0] == "best mix" and rows[1][2] == pytest.approx(7205.6)
+    # A header, no machine, then 1..3 machines (2 cover 800 h; one more) × 12 months.
+    assert book["Mix candidates"].max_row == 1 + 1 + 3 * 12
