@@ -388,3 +388,24 @@ def test_workbook_has_the_mix_sheets(tmp_path):
     assert rows[1][0] == "best mix" and rows[1][2] == pytest.approx(7205.6)
     # A header, no machine, then 1..3 machines (2 cover 800 h; one more) × 12 months.
     assert book["Mix candidates"].max_row == 1 + 1 + 3 * 12
+
+
+def test_no_feasible_candidate_and_too_many_candidates(tmp_path, monkeypatch):
+    import planner.evaluate.optimize as optimize_module
+
+    # Every GPU has 16 GB; the work needs 80: no candidate serves it.
+    data = plan_data(demand={"gpu_hours_per_month": 800, "min_gpu_memory_gb": 80})
+    data["options"][0]["own"]["gpu_memory_gb"] = 16
+    data["options"][1]["cloud"]["gpu_memory_gb"] = 16
+    with pytest.raises(UserError) as err:
+        planner.load(data).optimize()
+    assert err.value.problems[0].path == "mix" and "no mix" in err.value.problems[0].message
+    assert planner.load(data).evaluate().to_dict()["mix"] is None
+    path = tmp_path / "plan.yaml"
+    path.write_text(json.dumps(data))
+    assert CliRunner().invoke(main, ["optimize", str(path)]).exit_code == 1
+    # 1 + 3 × 12 = 37 candidates over a limit of 36: refused at mix.
+    monkeypatch.setattr(optimize_module, "MAX_CANDIDATES", 36)
+    with pytest.raises(UserError) as err:
+        planner.load(plan_data()).optimize()
+    assert err.value.problems[0].path == "mix" and "37 candidates" in err.value.problems[0].message

@@ -80,10 +80,15 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
     mix = None
     if plan.usage.get("mix"):  # the best mix (SPEC §6): the JSON's mix object
+        from planner.errors import UserError
         from planner.evaluate.optimize import optimize
 
-        mix = optimize(plan)
-        data["mix"] = mix.to_dict()  # only with a mix: the JSON of other plans is unchanged
+        try:
+            mix = optimize(plan)
+        except UserError:  # no candidate serves the demand, or too many: optimize says why
+            data["mix"] = None
+        else:
+            data["mix"] = mix.to_dict()  # only with a mix: other plans' JSON is unchanged
     result = Result(
         data=data,
         monthly=_monthly_frame(figures),

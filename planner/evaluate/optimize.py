@@ -178,11 +178,11 @@ def optimize(plan) -> MixResult:
     model = wired.model
     owns, cloud, head = members[:-1], members[-1], members[0]
     T = model.calendar.horizon_months
-    grids = []
+    grids, counts = [], {}
     for name in owns:
         # N covers the demand; N + 1 is searched too, so that "one machine more" is priced.
-        n = int(covering_machines(model, name)[0])
-        grids.append(member_grid(n + 1, T))
+        counts[name] = int(covering_machines(model, name)[0]) + 1
+        grids.append(member_grid(counts[name], T))
     sizes = [g[0].size for g in grids]
     total = int(np.prod(sizes, dtype=object))
     if total > MAX_CANDIDATES:
@@ -211,13 +211,14 @@ def optimize(plan) -> MixResult:
         raise UserError([plan.document.problem(
             "mix", "no mix of these options serves the demand: see the options' reasons in "
                    "planner report", at="key")])
-    lookup = {tuple(int(months[o][k] if machines[o][k] else 0) for o in owns)
-              + tuple(int(machines[o][k]) for o in owns): k for k in range(total)}
-
     def find(setting: dict[str, tuple[int, int]]) -> int | None:
-        key = (tuple(p if m else 0 for m, p in setting.values())
-               + tuple(m for m, _ in setting.values()))
-        return lookup.get(key)
+        """The candidate of ``setting`` (member → (machines, month)); None beyond the grid."""
+        position = []
+        for o, (m, p) in setting.items():
+            if not 0 <= m <= counts[o] or not 0 <= p < T:
+                return None
+            position.append(0 if m == 0 else 1 + (m - 1) * T + p)  # as member_grid lists
+        return int(np.ravel_multi_index(position, sizes))
 
     best_setting = {o: (int(machines[o][best]), int(months[o][best])) for o in owns}
     alternatives = _alternatives(plan, model, frame, best, best_setting, find, wired)

@@ -300,6 +300,9 @@ members); beyond, the file is refused at `mix`.
 
 ### The JSON's `mix` object (only with a `mix`)
 
+Null where no candidate serves the demand or the grid is too large (`planner optimize` says
+why, exit status 1).
+
 | field | meaning |
 |---|---|
 | `members` | the mix's options, in order |
