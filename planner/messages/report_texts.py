@@ -483,6 +483,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
                    "比最佳单一方案 {single}（{single_pv}）少 {saving}"),
     "mix.no_saving": ("no saving against the best single option, {single} ({single_pv})",
                       "与最佳单一方案 {single}（{single_pv}）相比没有节省"),
+    "mix.join": ("; ", "；"),
     "mix.searched": ("{count} candidates searched", "共搜索 {count} 个候选"),
     "mix.alternative": ("Nearest alternatives", "相邻方案"),
     "mix.change": ("Change", "变化"),

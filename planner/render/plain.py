@@ -312,8 +312,7 @@ def _mix_lines(result: Result) -> list[str]:
     if section is None:
         return []
     lines = ["## The best mix", "", f"**{_cell(section['words'])}**", "",
-             _cell(section["figures"] + (f"; {section['saving']}" if section["saving"] else "")
-                   + f". {section['searched']}."), ""]
+             _cell(section["summary"]), ""]
     lines += markdown_table(["Nearest alternative", "Present value", "Against the best"],
                             [[r["change"], r["pv"], r["versus"]]
                              for r in section["alternatives"]], numeric={1, 2})

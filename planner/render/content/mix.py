@@ -30,7 +30,8 @@ def mix_sentences(mix) -> list[str]:
 
 
 def mix_section(result: Result) -> dict[str, Any] | None:
-    """``words``, ``figures``, ``saving``, ``searched``, ``alternatives`` (change, pv, versus),
+    """``words``, ``figures``, ``saving``, ``searched`` (and ``summary``: the three in one
+    line, punctuated in the report's language), ``alternatives`` (change, pv, versus),
     ``rules`` (sentences) and the chart's ``caption``; None without a mix."""
     mix = getattr(result, "mix_result", None)
     if mix is None:
@@ -44,8 +45,12 @@ def mix_section(result: Result) -> dict[str, Any] | None:
                     for row in mix.alternatives.itertuples()]
     commit = t("mix.flat_commit") if any(c.startswith(f"{mix.members[-1]}.term_")
                                          for c in mix.candidates.columns) else ""
-    return {"words": lines[0], "figures": lines[1], "saving": lines[2] if len(lines) > 3
-            else None, "searched": lines[-1], "alternatives": alternatives,
+    saving = lines[2] if len(lines) > 3 else None
+    stop = t("period")
+    summary = (lines[1] + (t("mix.join") + saving if saving else "") + stop + " "
+               + lines[-1] + stop)
+    return {"words": lines[0], "figures": lines[1], "saving": saving, "searched": lines[-1],
+            "summary": summary, "alternatives": alternatives,
             "rules": [i18n.text(m) for m in mix.rule_messages()],
             "caption": t("mix.flat", option=charted_member(mix), commit=commit)}
 
