@@ -144,11 +144,14 @@ def _squash(text: str) -> str:
 
 def suggest_gpu(name: str, gpu_ids: Iterable[str]) -> str | None:
     """The GPU id closest to accelerator ``name``: one whose letters and digits begin with the
-    name's (RTXPRO6000 -> rtx-pro-6000-blackwell), else the closest spelling."""
+    name's (RTXPRO6000 -> rtx-pro-6000-blackwell), else the closest spelling with the same
+    model number (T4g -> t4; RTX4070 gets none, rtx-4090 is another card)."""
     ids = list(gpu_ids)
     key = _squash(name)
     starts = sorted((g for g in ids if key and _squash(g).startswith(key)), key=len)
     if starts:
         return starts[0]
-    near = close_matches(name, ids, n=1)
+    number = "".join(re.findall(r"\d+", name))
+    near = [g for g in close_matches(name, ids, n=5)
+            if not number or "".join(re.findall(r"\d+", g)).startswith(number)]
     return near[0] if near else None

@@ -411,8 +411,14 @@ H100-80GB,NVIDIA H100 SXM5 80GB,25000,2026-10,1.7,USD,2026-10,my quote
 """,
     )
     merged = load_catalog([clouds, gpus])
-    regions = merged.cloud_regions("aws/p4d.24xlarge")
-    assert [(r.region, r.price_per_hour) for r in regions] == [("us-east-1", 10.0)]
+    # Merging is per (id, region): the user's row replaces us-east-1 only, keeps its reserved
+    # prices (the user row leaves them empty), and the other regions stay (issue 15).
+    regions = {r.region: r for r in merged.cloud_regions("aws/p4d.24xlarge")}
+    builtin = {r.region: r for r in load_catalog().cloud_regions("aws/p4d.24xlarge")}
+    assert set(regions) == set(builtin) and regions["us-east-1"].price_per_hour == 10.0
+    assert regions["us-east-1"].reserved_1y_price_per_hour == \
+        builtin["us-east-1"].reserved_1y_price_per_hour
+    assert regions["ap-south-1"] == builtin["ap-south-1"]
     assert merged.cloud("mycloud/big").region == "*"
     assert len(merged.cloud_regions("aws/p5.48xlarge")) > 1
     h100 = merged.gpu("h100-80gb")

@@ -10,7 +10,10 @@ import click
 
 from planner.cli.common import catalog_option, fail, open_catalog
 
-__all__ = ["catalog_import"]
+__all__ = ["MAX_PROBLEMS", "catalog_import"]
+
+MAX_PROBLEMS = 10
+"""Problems of an input file shown one by one; the rest are counted in one line."""
 
 
 @click.command("import")
@@ -43,7 +46,8 @@ def catalog_import(source: str, output: str | None, layout: str | None, provider
     """Turn SOURCE, a SkyPilot catalog file (vms.csv) or a CSV of your own, into a catalog file
     of the clouds table, for --catalog or a usage file's catalogs: list.
 
-    SkyPilot's availability zones fold into their region at the cheapest zone's price; CPU-only
+    SkyPilot's availability zones fold into their region at the median zone's price (AWS Local
+    and Wavelength zones left out); GCP's GPU rows are added to their machine types; CPU-only
     rows, fractional GPUs and regions without an on-demand price are left out. Accelerator
     names become catalog GPU ids (T4 -> t4, A100-80GB -> a100-80gb, ...); an accelerator
     without one is an error unless --map or --skip-unknown says what to do. The file is written
@@ -85,6 +89,11 @@ def catalog_import(source: str, output: str | None, layout: str | None, provider
             as_of=as_of, source=source_url, mapping=maps, skip_unknown=skip_unknown)
     except CatalogFileError as err:
         problems = [Problem(message, file=err.file, line=line) for line, message in err.problems]
+        if len(problems) > MAX_PROBLEMS:
+            more = len(problems) - MAX_PROBLEMS
+            problems = problems[:MAX_PROBLEMS] + [Problem(
+                f"... and {more:,} more problem{'s' * (more != 1)} ({len(err.problems):,} in "
+                "all; the first ones usually explain the rest)", file=err.file)]
         if any(p.message.startswith("unknown accelerator") for p in problems):
             problems.append(Problem("map an accelerator with --map NAME=GPU, or leave its rows "
                                     "out with --skip-unknown", file=err.file))
