@@ -23,6 +23,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from pricing.cloud_merge import cloud_key, keep_pricings
 from pricing.errors import CatalogFileError, CatalogLookupError
 from pricing.pricings import PRICE_COLUMN, price_column
 from pricing.rows import (
@@ -270,11 +271,6 @@ def _read_user_file(path: str | Path) -> Table:
     return read_table(file, text)
 
 
-# Pricing cells a user's clouds row may leave empty to keep the built-in row's value.
-_KEPT_PRICINGS = ("spot_price_per_hour", "interruptions_per_hour", "reserved_1y_price_per_hour",
-                  "reserved_3y_price_per_hour")
-
-
 def _merge(tables: list[Table]) -> dict[str, list[tuple[dict, Table, int]]]:
     """Rows of each table after the later tables replaced earlier rows with the same key.
 
@@ -292,38 +288,16 @@ def _merge(tables: list[Table]) -> dict[str, list[tuple[dict, Table, int]]]:
     return merged
 
 
-def _cloud_key(row: dict[str, Any]) -> tuple[str, str]:
-    return row["id"].lower(), str(row.get("region") or "*").lower()
-
-
 def _merge_clouds(earlier: list[tuple[dict, Table, int]],
                   table: Table) -> list[tuple[dict, Table, int]]:
-    before = {_cloud_key(item[0]): item[0] for item in earlier}
-    later = {_cloud_key(row) for row in table.rows}
-    kept = [item for item in earlier if _cloud_key(item[0]) not in later]
+    before = {cloud_key(item[0]): item[0] for item in earlier}
+    later = {cloud_key(row) for row in table.rows}
+    kept = [item for item in earlier if cloud_key(item[0]) not in later]
     rows = []
     for row, line in zip(table.rows, table.lines):
-        old = before.get(_cloud_key(row))
-        if old is not None:
-            row = _keep_pricings(row, old)
-        rows.append((row, table, line))
+        old = before.get(cloud_key(row))
+        rows.append((keep_pricings(row, old) if old is not None else row, table, line))
     return kept + rows
-
-
-def _keep_pricings(row: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
-    """``row`` with the pricings it leaves empty taken from ``old``, the row it replaces."""
-    kept = [c for c in _KEPT_PRICINGS if row.get(c) is None and old.get(c) is not None]
-    if row.get("spot_price_per_hour") is not None and "interruptions_per_hour" in kept:
-        kept.remove("interruptions_per_hour")  # a new spot price keeps its own rate (or none)
-    if row.get("spot_price_per_hour") is None and "interruptions_per_hour" in kept \
-            and "spot_price_per_hour" not in kept:
-        kept.remove("interruptions_per_hour")
-    if not kept:
-        return row
-    row = dict(row, **{c: old[c] for c in kept})
-    note = f"{', '.join(kept)} kept from the earlier row (as_of {old.get('as_of')})"
-    row["notes"] = "; ".join(n for n in (row.get("notes"), note) if n)
-    return row
 
 
 def _check_references(merged: dict[str, list[tuple[dict, Table, int]]]) -> None:
