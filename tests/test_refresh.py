@@ -32,7 +32,8 @@ def checkout(tmp_path):
     root = tmp_path / "skypilot-catalog"
     for version, cloud, sample in [("v7", "aws", SAMPLES / "skypilot_aws_vms.csv"),
                                    ("v8", "aws", SAMPLES / "skypilot" / "aws" / "vms.csv"),
-                                   ("v8", "nebius", SAMPLES / "skypilot" / "nebius" / "vms.csv")]:
+                                   ("v8", "nebius", SAMPLES / "skypilot" / "nebius" / "vms.csv"),
+                                   ("v8", "gcp", SAMPLES / "skypilot" / "gcp" / "vms.csv")]:
         folder = root / "catalogs" / version / cloud
         folder.mkdir(parents=True)
         shutil.copy(sample, folder / "vms.csv")
@@ -46,7 +47,7 @@ def _rows(path):
 
 def test_newest_catalog_version_is_read(checkout):
     assert refresh.newest_catalog(checkout, "aws").parent.parent.name == "v8"
-    assert refresh.newest_catalog(checkout, "gcp") is None
+    assert refresh.newest_catalog(checkout, "oci") is None
 
 
 def test_refresh_writes_rows_of_the_newest_files_and_lays_fetched_rows_over(checkout, tmp_path,
@@ -59,12 +60,15 @@ def test_refresh_writes_rows_of_the_newest_files_and_lays_fetched_rows_over(chec
         "https://pricing.us-east-1.amazonaws.com\n")
     out = tmp_path / "refreshed.csv"
     code = refresh.main([str(tmp_path), "--skypilot", str(checkout), "--cloud", "aws",
-                         "--cloud", "nebius", "--cloud", "gcp", "--as-of", "2026-11-15",
+                         "--cloud", "nebius", "--cloud", "gcp", "--cloud", "oci", "--as-of", "2026-11-15",
                          "--fetched", str(fetched), "--refreshed", str(out), "--no-build"])
     assert code == 0
     report = capsys.readouterr().out
     assert "aws: 17 rows from catalogs/v8/aws/vms.csv" in report
-    assert "gcp: no catalogs/v*/gcp/vms.csv in the checkout" in report
+    assert "oci: no catalogs/v*/oci/vms.csv in the checkout" in report
+    # SkyPilot's a3-highgpu-8g in us-central1 (9.46006 + 33.60609 = 43.06615) is held back
+    # against the shipped 88.49 (-51%); us-east4 (87.83247 against 88.49) goes through.
+    assert "held back gcp/a3-highgpu-8g us-central1: 88.49 -> 43.0662 (-51%)" in report
     rows = {(r["id"], r["region"]): r for r in _rows(out)}
     p5 = rows["aws/p5.48xlarge", "us-east-1"]
     # The fetched row (on-demand and 1-year reserved) replaces SkyPilot's, and keeps the spot
@@ -72,6 +76,8 @@ def test_refresh_writes_rows_of_the_newest_files_and_lays_fetched_rows_over(chec
     assert (p5["price_per_hour"], p5["reserved_1y_price_per_hour"]) == ("55.04", "35.0")
     assert p5["spot_price_per_hour"] == "19.2531" and p5["as_of"] == "2026-11-20"
     assert "kept from the earlier row (as_of 2026-11-15)" in p5["notes"]
+    assert ("gcp/a3-highgpu-8g", "us-central1") not in rows
+    assert float(rows["gcp/a3-highgpu-8g", "us-east4"]["price_per_hour"]) == 87.83247
     neb = rows["nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb", "eu-north1"]
     assert neb["as_of"] == "2026-11-15" and neb["price_per_hour"] == "23.6"
     assert neb["notes"].startswith("skypilot-catalog catalogs/v8/nebius/vms.csv")

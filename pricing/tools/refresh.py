@@ -14,6 +14,8 @@ Usage, from the repository root::
    and GPU rows added; accelerators without a catalog GPU left out and counted). ``as_of`` is
    the checkout's last commit date (``git log -1 --format=%cs``) unless ``--as-of`` says; the
    notes name the commit.
+   A SkyPilot on-demand price more than ``--max-change`` (default 40%) away from the shipped
+   row's is held back and reported: such a jump is more often a wrong SKU than a price.
 2. The files of ``--fetched`` (written by ``python -m pricing.fetch.aws`` / ``.azure``, rows
    in the clouds schema) are laid over those rows, later files winning.
 3. The result is written to ``pricing/tools/curated/refreshed_clouds.csv``.
@@ -91,6 +93,35 @@ def skypilot_rows(checkout: Path, clouds: list[str], as_of: str, commit: str | N
     return rows, report
 
 
+MAX_CHANGE = 0.4
+"""A refreshed on-demand price further than this share from the shipped row's is held back."""
+
+
+def held_back(rows: list[dict], catalog, max_change: float) -> tuple[list[dict], list[str]]:
+    """``rows`` without those whose on-demand price moved more than ``max_change`` (a share)
+    from the shipped row of the same id and region, and a line for each one held back.
+
+    A jump that large is more often a wrong SKU in the source than a price change (SkyPilot's
+    GCP H100 x8 GPU row in us-central1 gives a3-highgpu-8g 43.07/h against Google's 88.49;
+    pricing/CATALOG.md): the shipped row stays until a maintainer checks it.
+    """
+    shipped = {(r["id"].lower(), str(r.get("region") or "*").lower()): r
+               for r in catalog.rows("clouds")}
+    kept, report = [], []
+    for row in rows:
+        old = shipped.get((row["id"].lower(), str(row.get("region") or "*").lower()))
+        new, before = row.get("price_per_hour"), (old or {}).get("price_per_hour")
+        if old is not None and old.get("currency") == row.get("currency") and new and before:
+            change = float(new) / float(before) - 1
+            if abs(change) > max_change:
+                report.append(f"held back {row['id']} {row['region']}: {float(before):g} -> "
+                              f"{float(new):g} ({change:+.0%}); check it, or pass a larger "
+                              "--max-change")
+                continue
+        kept.append(row)
+    return kept, report
+
+
 def fetched_rows(files: list[Path]) -> list[dict]:
     """Rows of the fetchers' clouds files, as text cells (empty = none)."""
     rows: list[dict] = []
@@ -112,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fetched", type=Path, action="append", default=[],
                         help="a clouds file written by pricing/fetch (laid over, in order)")
     parser.add_argument("--refreshed", type=Path, default=REFRESHED, help=argparse.SUPPRESS)
+    parser.add_argument("--max-change", type=float, default=MAX_CHANGE,
+                        help="hold back a SkyPilot on-demand price that moved more than this "
+                        f"share from the shipped one (default {MAX_CHANGE})")
     parser.add_argument("--no-build", action="store_true",
                         help="write refreshed_clouds.csv only, do not rebuild pricing/data")
     parser.add_argument("--out", type=Path, help="data folder of the rebuild (default: "
@@ -125,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = load_catalog()
     rows, report = skypilot_rows(args.skypilot, args.cloud or list(REFRESHED_CLOUDS), as_of,
                                  commit[0] if commit else None, catalog)
+    rows, held = held_back(rows, catalog, args.max_change)
+    report += held
     rows = overlay_clouds(rows, fetched_rows(args.fetched))
     importer.write_catalog(args.refreshed, importer.to_csv(rows),
                            check=lambda path: load_catalog([path]))
