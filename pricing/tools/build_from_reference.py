@@ -163,6 +163,7 @@ class StreetPrice:
     note: str
     proxy: str | None = None  # spec-file gpu_model whose price stands in
     launch: bool = False  # the price is the launch MSRP: also the row's launch_price
+    newer: bool = False  # newer than the reference extract's price: replaces it
 
 
 CHIPVERSUS = "https://chipversus.com/hardware/gpu/"
@@ -172,7 +173,7 @@ STREET_PRICES = {
         "2018-09-13",
         CHIPVERSUS + "tesla-t4",
         "street_price: MSRP at launch as listed by ChipVERSUS, not a current street price "
-        "(the same page gives an average market price of about $1,000) (estimate)",
+        "(the same page gives an average market price of about $1,000) (estimate: not refreshed, no dated public street price within the planner's 180-day threshold was found, 2026-12)",
         launch=True,
     ),
     "l4": StreetPrice(
@@ -180,7 +181,7 @@ STREET_PRICES = {
         "2023-03-21",
         CHIPVERSUS + "l4",
         "street_price: MSRP at launch as listed by ChipVERSUS (average market price there "
-        "about $1,800; runlocalai.co quotes about $2,500 retail) (estimate)",
+        "about $1,800; runlocalai.co quotes about $2,500 retail) (estimate: not refreshed, no dated public street price within the planner's 180-day threshold was found, 2026-12)",
         launch=True,
     ),
     "l40s": StreetPrice(
@@ -189,15 +190,35 @@ STREET_PRICES = {
         "https://datastorage.com/gpu/nvidia-l40s/",
         "street_price: midpoint of the ~$7k-$10k on-premise card price quoted by "
         "datastorage.com (rentgpu.org uses a $9,000 MSRP); the page is undated, so "
-        "price_as_of is a conservative estimate (estimate)",
+        "price_as_of is a conservative estimate (estimate: not refreshed, no dated public street price within the planner's 180-day threshold was found, 2026-12)",
     ),
     "h100-nvl": StreetPrice(
         None,
         None,
         None,
         "street_price: no public price found; the per-GPU price Lambda assumes for the "
-        "H100 80GB PCIe (a PCIe Hopper card like the NVL) stands in as a proxy (estimate)",
+        "H100 80GB PCIe (a PCIe Hopper card like the NVL) stands in as a proxy (estimate: not refreshed, no dated public street price within the planner's 180-day threshold was found, 2026-12)",
         proxy="H100-80GB-PCIe",
+    ),
+    "h100-80gb": StreetPrice(
+        30000,
+        "2026-06",
+        "https://www.aiinframap.com/tools/chips/h100-vs-h200-vs-b200-tco",
+        "street_price: 'mid-2026 typical' per-GPU price (H100 about $30,000) from trade-press "
+        "surveys and secondary-market listings, +-20-40% by volume and quarter; replaces "
+        "Lambda's 2024-07-24 assumption of $36,718.75 (estimate: not refreshed past mid-2026, "
+        "the newest dated public figure found, 2026-12)",
+        newer=True,
+    ),
+    "b200": StreetPrice(
+        40000,
+        "2026-06",
+        "https://www.aiinframap.com/tools/chips/h100-vs-h200-vs-b200-tco",
+        "street_price: 'mid-2026 typical' per-GPU price (B200 about $40,000) from the same "
+        "survey as H100 and H200, +-20-40%; replaces Lambda's 2025-12-10 assumption of "
+        "$50,000 (estimate: not refreshed past mid-2026, the newest dated public figure "
+        "found, 2026-12)",
+        newer=True,
     ),
     "h200": StreetPrice(
         35000,
@@ -205,7 +226,8 @@ STREET_PRICES = {
         "https://www.aiinframap.com/tools/chips/h100-vs-h200-vs-b200-tco",
         "street_price: 'mid-2026 typical' per-GPU price from trade-press surveys and "
         "secondary-market listings, +-20-40% by volume and quarter (awesomeagents.ai gives "
-        "$25,000-35,000) (estimate)",
+        "$25,000-35,000) (estimate: not refreshed past mid-2026, the newest "
+        "dated public figure found, 2026-12)",
     ),
 }
 
@@ -515,19 +537,25 @@ def build_gpus(ref: Path) -> list[dict[str, str]]:
             notes.append(f"launch_date: the source gives only the year {launch_date}")
             launch_date = ""
         price, price_as_of = spec["reference_price_usd"], spec["reference_price_as_of"]
+        if gpu_id in STREET_PRICES and STREET_PRICES[gpu_id].newer:
+            price = ""  # a newer curated price below replaces the extract's
         if price:
             sources.append(LAMBDA_BENCH)
             notes.append(
                 f"street_price: Lambda benchmark's assumed per-GPU price as of "
-                f"{price_as_of}, a list-price proxy (estimate)"
+                f"{price_as_of}, a list-price proxy (estimate: not refreshed, Lambda has "
+                f"published no newer price table and no dated public street price within the "
+                f"planner's 180-day threshold was found, 2026-12)"
             )
-        elif spec["launch_price_usd"]:
+        elif spec["launch_price_usd"] and not (gpu_id in STREET_PRICES
+                                               and STREET_PRICES[gpu_id].newer):
             price, price_as_of = spec["launch_price_usd"], spec["launch_date"]
             if "launch_price" in hand:
                 hand.append("street_price")
             notes.append(
                 "street_price: launch/list price at release (Epoch AI or vendor), "
-                "not a current street price (estimate)"
+                "not a current street price (estimate: not refreshed, no dated public street "
+                "price within the planner's 180-day threshold was found, 2026-12)"
             )
         elif gpu_id in STREET_PRICES:
             curated = STREET_PRICES[gpu_id]
@@ -664,7 +692,10 @@ PROVIDERS = {
         note=(
             "reserved_1y = 1-yr Standard RI, no upfront, Linux (effective hourly); "
             "no spot price in the source; storage = EBS gp3 us-east-1 list price "
-            "(other regions differ: estimate)"
+            "(other regions differ: estimate); estimate: not refreshed since 2026-01-21, the "
+            "skypilot-catalog v8 snapshot read here (00148f2, undated) gives the same on-demand "
+            "prices for p4de and p5, and the Price List fetcher (pricing/fetch/aws.py) needs "
+            "the network (2026-12)"
         ),
     ),
     "gcp": Provider(
@@ -685,7 +716,10 @@ PROVIDERS = {
         note=(
             "skypilot-catalog v6 snapshot 098741e, undated: as_of is an estimate (its prices "
             "match skypilot-catalog PR #79 of 2024-08-26); billed per full minute (estimate); "
-            "storage = Standard SSD E30 ($76.80 / 1024 GiB per month, estimate)"
+            "storage = Standard SSD E30 ($76.80 / 1024 GiB per month, estimate); estimate: "
+            "not refreshed since 2024-08, the stored skypilot-catalog copy has no Azure file after "
+            "v6, and the "
+            "Retail Prices fetcher (pricing/fetch/azure.py) needs the network (2026-12)"
         ),
     ),
     "lambda": Provider(
@@ -696,7 +730,8 @@ PROVIDERS = {
         note=(
             "skypilot-catalog v8 snapshot 0f40703, undated: as_of is an estimate (earliest "
             "month its B200 types can date from); same price in all 17 regions the source "
-            "lists; no spot market; storage = filesystem price (estimate)"
+            "lists; no spot market; storage = filesystem price (estimate); estimate: not "
+            "refreshed since 2025-08, the newest snapshot reachable is this same commit (2026-12)"
         ),
     ),
     "runpod": Provider(
@@ -707,7 +742,9 @@ PROVIDERS = {
         note=(
             "skypilot-catalog v7 snapshot 0727c2b, undated: as_of is an estimate (prices "
             "match sky show-gpus output in skypilot issue #7311 of 2025-09-22); secure "
-            "cloud; same price in every listed data centre; storage = network volume"
+            "cloud; same price in every listed data centre; storage = network volume; "
+            "estimate: not refreshed since 2025-09, skypilot-catalog v8 snapshot 01acdfd lists "
+            "lower prices (1x A100-80GB 1.39/h against 1.64) but carries no date (2026-12)"
         ),
     ),
 }
