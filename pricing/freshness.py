@@ -17,7 +17,7 @@ import datetime
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["PRICE_DATES", "STALE_MARKER", "row_age_days", "stale_rows"]
+__all__ = ["PRICE_DATES", "STALE_MARKER", "provider_summary", "row_age_days", "stale_rows"]
 
 STALE_MARKER = "estimate: not refreshed"
 """The note that marks a row kept past the threshold on purpose (no newer public source)."""
@@ -59,3 +59,14 @@ def stale_rows(table: str, rows: Iterable[Mapping[str, Any]], date: datetime.dat
             continue
         found.append((str(row["id"]), str(row.get("region") or ""), age))
     return found
+
+
+def provider_summary(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, int, str, str]]:
+    """(provider, rows, instance types, oldest as_of, currency) of clouds ``rows``, by provider:
+    the figures of pricing/CATALOG.md's table of providers."""
+    by: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        by.setdefault(str(row["provider"]), []).append(row)
+    return [(name, len(items), len({str(r["id"]).lower() for r in items}),
+             min(str(r["as_of"]) for r in items), str(items[0].get("currency")))
+            for name, items in sorted(by.items())]

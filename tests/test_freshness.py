@@ -2,12 +2,13 @@
 (pricing/freshness.py; pricing/CATALOG.md, "Refreshing the files")."""
 
 import datetime
+from pathlib import Path
 
 import pytest
 
 from planner.result import STALE_AFTER_DAYS, default_date
 from pricing.catalog import load_catalog
-from pricing.freshness import PRICE_DATES, STALE_MARKER, row_age_days, stale_rows
+from pricing.freshness import PRICE_DATES, STALE_MARKER, provider_summary, row_age_days, stale_rows
 
 
 @pytest.mark.parametrize("table", sorted(PRICE_DATES))
@@ -37,3 +38,16 @@ def test_stale_rows_finds_old_rows_unless_marked():
     gpus = [{"id": "g", "street_price": None, "price_as_of": "2014-01"},
             {"id": "h", "street_price": 100.0, "price_as_of": "2024-07-24"}]
     assert stale_rows("gpus", gpus, day, 180) == [("h", "", 860)]
+
+
+def test_the_catalogs_provider_table_matches_the_data():
+    text = (Path(__file__).resolve().parents[1] / "pricing" / "CATALOG.md").read_text()
+    section = text.split("## Providers: rows, age, estimates", 1)[1].split("\n## ", 1)[0]
+    table = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("`"):
+            table[cells[0].strip("`")] = (int(cells[1]), int(cells[2]), cells[3], cells[4])
+    data = {p: (n, t, oldest, cur) for p, n, t, oldest, cur in
+            provider_summary(load_catalog().rows("clouds"))}
+    assert table == data
