@@ -215,3 +215,15 @@ def test_every_sample_has_its_origin_in_the_readme():
         assert f"`skypilot/{folder.name}/vms.csv`" in readme
         with open(folder / "vms.csv", newline="", encoding="utf-8") as handle:
             assert "InstanceType" in next(csv.reader(handle))
+
+
+def test_a_broken_catalog_file_is_summarized_too(tmp_path):
+    # The same cap when a catalog file is merged (planner catalog --catalog ...).
+    header = "id,provider,instance,region,gpu,gpus,price_per_hour,currency,as_of,source\n"
+    bad = "".join(f"x/{i},x,{i},r,h100-80gb,8,not-a-number,USD,2026-11,q\n" for i in range(25))
+    source = tmp_path / "mine.csv"
+    source.write_text(header + bad)
+    result = CliRunner().invoke(main, ["catalog", "clouds", "--catalog", str(source)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert len(re.findall(r"mine\.csv:\d+:", result.output)) == 10
+    assert "... and 15 more problems (25 in all" in result.output

@@ -8,12 +8,9 @@ from pathlib import Path
 
 import click
 
-from planner.cli.common import catalog_option, fail, open_catalog
+from planner.cli.common import catalog_option, fail, file_problems, open_catalog
 
-__all__ = ["MAX_PROBLEMS", "catalog_import"]
-
-MAX_PROBLEMS = 10
-"""Problems of an input file shown one by one; the rest are counted in one line."""
+__all__ = ["catalog_import"]
 
 
 @click.command("import")
@@ -88,12 +85,7 @@ def catalog_import(source: str, output: str | None, layout: str | None, provider
             provider=provider.strip().lower() if provider else None, currency=currency,
             as_of=as_of, source=source_url, mapping=maps, skip_unknown=skip_unknown)
     except CatalogFileError as err:
-        problems = [Problem(message, file=err.file, line=line) for line, message in err.problems]
-        if len(problems) > MAX_PROBLEMS:
-            more = len(problems) - MAX_PROBLEMS
-            problems = problems[:MAX_PROBLEMS] + [Problem(
-                f"... and {more:,} more problem{'s' * (more != 1)} ({len(err.problems):,} in "
-                "all; the first ones usually explain the rest)", file=err.file)]
+        problems = file_problems(err)
         if any(p.message.startswith("unknown accelerator") for p in problems):
             problems.append(Problem("map an accelerator with --map NAME=GPU, or leave its rows "
                                     "out with --skip-unknown", file=err.file))
