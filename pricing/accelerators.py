@@ -119,3 +119,65 @@ class GpuMapper:
             problems.append((lines[0], message))
         return problems
 
+
+
+# --------------------------------------------------------------------------------------------
+# Export and `planner gpus`: catalog GPU id -> the accelerator name SkyPilot gives it.
+#
+# The name a SkyPilot Kubernetes pricing config (kubernetes.pricing.accelerators) is keyed by,
+# and the name `planner gpus` accepts for every catalog GPU that carries it. Sources: the
+# canonical names of skypilot-org/skypilot sky/utils/gpu_names.py (CANONICAL_GPU_NAMES, commit
+# 4e419473d532290b3837fe09c6cb2dc6d9f79f82: how SkyPilot names a Kubernetes node's GPU, which
+# is matched by word, so the PCIe, SXM and NVL cards of one chip share a name: "H100",
+# "A100-80GB"); GPUs not in that list take the AcceleratorName of SkyPilot's catalog
+# (skypilot-catalog catalogs/v8, the names of ACCELERATORS above in SkyPilot's spelling:
+# RTX4090, RTXA4500). GPUs SkyPilot names nowhere (GTX 1080 Ti, RTX 2080 Ti, Quadro RTX 8000)
+# are absent: they cannot be exported to SkyPilot.
+SKYPILOT_NAMES = {
+    "t4": "T4",
+    "a10": "A10",
+    "a10g": "A10G",
+    "l4": "L4",
+    "l40": "L40",
+    "l40s": "L40S",
+    "a40": "A40",
+    "v100-16gb": "V100",
+    "v100-32gb": "V100-32GB",
+    "p100": "P100",
+    "k80": "K80",
+    "m60": "M60",
+    "a100-40gb": "A100",
+    "a100-80gb": "A100-80GB",
+    "a100-80gb-pcie": "A100-80GB",
+    "h100-80gb": "H100",
+    "h100-80gb-pcie": "H100",
+    "h100-nvl": "H100",
+    "h200": "H200",
+    "gh200": "GH200",
+    "b200": "B200",
+    "gb200": "GB200",
+    "mi300x": "MI300X",
+    "rtx-a6000": "A6000",
+    "rtx-a5000": "A5000",
+    "rtx-a4500": "RTXA4500",
+    "rtx-a4000": "A4000",
+    "rtx-6000-ada": "RTX6000-Ada",
+    "rtx-4000-ada": "RTX4000-Ada",
+    "quadro-rtx-6000": "RTX6000",
+    "rtx-3080": "RTX3080",
+    "rtx-3090": "RTX3090",
+    "rtx-4090": "RTX4090",
+    "rtx-5090": "RTX5090",
+    "rtx-pro-6000-blackwell": "RTXPRO6000",
+    "quadro-m4000": "M4000",
+}
+
+
+def skypilot_name(gpu_id: str) -> str | None:
+    """The accelerator name SkyPilot gives the catalog GPU ``gpu_id`` (None where it has none).
+
+    >>> skypilot_name("H100-80GB-PCIe"), skypilot_name("gtx-1080ti")
+    ('H100', None)
+    """
+    return SKYPILOT_NAMES.get(gpu_id.strip().lower())
+
