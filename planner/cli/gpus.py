@@ -64,8 +64,8 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
     code = currency.strip().upper()
     if code not in iso_currencies():
         near = closest(code, COMMON_CURRENCIES) or closest(code, iso_currencies())
-        fail(UserError([Problem(f"--currency: {currency!r} is not an ISO 4217 currency code",
-                                suggestion=near)]))
+        fail(UserError([Problem(f"{currency!r} is not an ISO 4217 currency code",
+                                path="--currency", suggestion=near)]))
     try:
         name, count = gpu_prices.parse_gpu_query(gpu) if gpu else (None, None)
     except QueryError as err:
@@ -74,10 +74,13 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
     rows = cat.rows("clouds")
     try:
         wanted = None if name is None else gpu_prices.resolve_gpus(name, cat.ids("gpus"))
+    except QueryError as err:
+        fail(UserError.single(str(err), path="NAME"))
+    try:
         if region is not None:
             gpu_prices.check_region(region, rows)
     except QueryError as err:
-        fail(UserError.single(str(err)))
+        fail(UserError.single(str(err), path="--region"))
     day = date.date() if date else report_date()
     lines, left_out = gpu_prices.price_lines(rows, gpus=wanted, count=count, region=region,
                                              currency=code, fx=rates, day=day)
@@ -90,7 +93,7 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
                                 lineterminator="\n")
         writer.writeheader()
         writer.writerows(lines)
-    else:
+    elif lines:
         _print_table(lines, code)
     for other, instances in left_out.items():
         click.secho(f"note: {instances} instance{'s' if instances != 1 else ''} priced in "
