@@ -135,6 +135,8 @@ def test_opencost_price_keeps_every_digit(lab):
     pricing = json.loads(export(result, "opencost", "box"))
     assert float(pricing["GPU"]) == 250 / 3600
     assert pricing["GPU"] == repr(250 / 3600) == "0.06944444444444445"
+    config = yaml.safe_load(export(result, "skypilot", "box"))  # SkyPilot's number, exactly
+    assert config["kubernetes"]["pricing"]["accelerators"] == {"H100": 250 / 3600}
 
 
 def test_the_named_option_is_exported(run, lab):
@@ -262,11 +264,14 @@ def test_an_infeasible_own_option_is_a_user_error(run, lab):
     assert result.exit_code == 1
     assert f"lab.yaml:{_line_of(plan_text, '- name: box')}:" in result.output
     assert "infeasible" in result.output
-    # Without --option: no own option is priced; the first is named.
-    assert "'box'" in run("export", lab, "--to", "opencost").output
+    # Without --option: both own options are infeasible (big: 4 × 100 < 10,000 too); the
+    # first is named.
+    result = run("export", lab, "--to", "opencost")
+    assert result.exit_code == 1 and "'box'" in result.output
 
 
 def test_zero_machines_is_a_user_error(run, lab):
+    # box buys no machine and rents all 100 GPU-hours at 5: present value 12 × 500 = 6,000.
     plan_text = LAB.replace("      power_watts: 0\n  - name: big",
                             "      power_watts: 0\n      machines: 0\n    overflow: rent\n"
                             "  - name: big")
@@ -274,8 +279,14 @@ def test_zero_machines_is_a_user_error(run, lab):
     result = run("export", lab, "--to", "opencost", "--option", "box")
     assert result.exit_code == 1
     assert "0 machines" in result.output
-    # Without --option the priced own option is taken: big.
+    assert f"lab.yaml:{_line_of(plan_text, '- name: box')}:" in result.output
+    # Without --option: big (2,400) is the own option with the lowest present value.
     assert json.loads(run("export", lab, "--to", "opencost").output)["GPU"] == "0.5"
+    # With big at 96,000 (present value 96,000 − 72,000 = 24,000 > 6,000), box is the own
+    # option with the lowest present value, and it has nothing owned to price.
+    lab.write_text(plan_text.replace("purchase_price: 9600", "purchase_price: 96000"))
+    result = run("export", lab, "--to", "skypilot")
+    assert result.exit_code == 1 and "'box'" in result.output and "0 machines" in result.output
 
 
 @pytest.mark.parametrize(("gpu_line", "said"), [

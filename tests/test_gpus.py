@@ -12,6 +12,8 @@ import datetime
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pricing.catalog import TABLES
 from pricing.gpu_prices import gpu_names, gpus_named, parse_gpu_query, price_lines
@@ -198,3 +200,74 @@ def test_an_unknown_currency_is_a_user_error(run):
                                   ("t4", "--format", "xml")])
 def test_wrong_command_line_is_exit_2(run, args):
     assert run("gpus", *args).exit_code == 2
+
+
+# -- the name table shared with import and export ------------------------------------------------
+
+
+def test_every_skypilot_name_is_of_a_catalog_gpu_and_reads_back():
+    from pricing.accelerators import ACCELERATORS, SKYPILOT_NAMES
+    from pricing.catalog import load_catalog
+
+    ids = load_catalog().ids("gpus")
+    assert set(SKYPILOT_NAMES) <= set(ids)
+    # Only GPUs SkyPilot names nowhere lack a name.
+    assert set(ids) - set(SKYPILOT_NAMES) == {"gtx-1080ti", "rtx-2080ti", "quadro-rtx-8000"}
+    for gpu, name in SKYPILOT_NAMES.items():
+        assert gpu in gpus_named(name, ids)  # `planner gpus NAME` finds the GPU exported as NAME
+        # A name the import knows is read as a GPU the export writes back under that name.
+        if name.lower() in ACCELERATORS:
+            assert SKYPILOT_NAMES[ACCELERATORS[name.lower()]] == name
+
+
+# -- properties -------------------------------------------------------------------------------
+
+_REGIONS = ("r1", "r2", "r3", "*")
+_row = st.fixed_dictionaries({
+    "id": st.sampled_from(["p/a", "p/b", "q/c"]),
+    "region": st.sampled_from(_REGIONS),
+    "gpus": st.sampled_from([1, 2, 8]),
+    "price_per_hour": st.floats(0.01, 100),
+    "spot_price_per_hour": st.one_of(st.none(), st.floats(0.01, 100)),
+})
+
+
+def _full(rows):
+    return [{**r, "provider": r["id"].split("/")[0], "instance": r["id"].split("/")[1],
+             "gpu": "l4", "reserved_1y_price_per_hour": None, "currency": "USD",
+             "as_of": "2026-11-01", "source": "s"} for r in rows]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_row, max_size=12), st.sampled_from([None, "r1", "r2"]))
+def test_a_line_is_the_cheapest_row_of_its_instance_by_brute_force(rows, region):
+    rows = _full(rows)
+    lines, _ = price_lines(rows, region=region, day=datetime.date(2026, 12, 1))
+    expected = {}
+    for r in rows:
+        if region is not None and r["region"] not in (region, "*"):
+            continue
+        key = (r["price_per_hour"] / r["gpus"], r["region"])
+        expected[r["id"]] = min(expected.get(r["id"], key), key)
+    assert {x["id"]: (x["on_demand_per_gpu_hour"], x["region"]) for x in lines} == expected
+    prices = [x["on_demand_per_gpu_hour"] for x in lines]
+    assert prices == sorted(prices)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_row, min_size=1, max_size=12), st.floats(0.001, 1000))
+def test_a_rate_scales_every_price(rows, k):
+    rows = _full(rows)
+    day = datetime.date(2026, 12, 1)
+    usd, _ = price_lines(rows, day=day)
+    eur, _ = price_lines(rows, currency="EUR", fx={"usd": k}, day=day)
+    by_id = {x["id"]: x for x in usd}
+    assert sorted(by_id) == sorted(x["id"] for x in eur)
+    for b in eur:
+        a = by_id[b["id"]]
+        assert b["region"] == a["region"]
+        assert b["on_demand_per_gpu_hour"] == pytest.approx(k * a["on_demand_per_gpu_hour"])
+        if a["spot_per_gpu_hour"] is not None:
+            assert b["spot_per_gpu_hour"] == pytest.approx(k * a["spot_per_gpu_hour"])
+    prices = [x["on_demand_per_gpu_hour"] for x in eur]
+    assert prices == sorted(prices)

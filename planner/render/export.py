@@ -34,8 +34,9 @@ TARGETS = ("opencost", "skypilot")
 
 
 def chosen_option(plan: dict[str, Any], name: str | None) -> tuple[int, dict[str, Any]]:
-    """The own option ``name`` of ``plan`` (a result's JSON, SPEC §2) (without a name: the own option with the lowest
-    present value, the first in file order on a tie) and its index in the file.
+    """The own option ``name`` of ``plan`` (a result's JSON, SPEC §2) and its index in the
+    file; without a name, the own option with the lowest present value (the first in file
+    order on a tie; infeasible options have none).
 
     Raises :class:`UserError` (its problems located by key path, ``options[i]``, not yet in
     the file) when the name is not an option, is not an own option, or the option has no
@@ -61,10 +62,11 @@ def chosen_option(plan: dict[str, Any], name: str | None) -> tuple[int, dict[str
         raise UserError([Problem("no own option to export: the cost per owned GPU-hour is "
                                  "that of a machine you buy (an option with own:)",
                                  path="options", at="key")])
-    priced = [(i, o) for i, o in owned if o["cost_per_owned_gpu_hour"] is not None]
-    if not priced:
-        _check_priced(*owned[0])
-    return min(priced, key=lambda item: (item[1]["present_value"], item[0]))
+    feasible = [(i, o) for i, o in owned if o["present_value"] is not None]
+    index, row = min(feasible, key=lambda item: (item[1]["present_value"], item[0]),
+                     default=owned[0])
+    _check_priced(index, row)
+    return index, row
 
 
 def _check_priced(index: int, row: dict[str, Any]) -> None:
