@@ -130,9 +130,11 @@ class GpuMapper:
 # 4e419473d532290b3837fe09c6cb2dc6d9f79f82: how SkyPilot names a Kubernetes node's GPU, which
 # is matched by word, so the PCIe, SXM and NVL cards of one chip share a name: "H100",
 # "A100-80GB"); GPUs not in that list take the AcceleratorName of SkyPilot's catalog
-# (skypilot-catalog catalogs/v8, the names of ACCELERATORS above in SkyPilot's spelling:
-# RTX4090, RTXA4500). GPUs SkyPilot names nowhere (GTX 1080 Ti, RTX 2080 Ti, Quadro RTX 8000)
-# are absent: they cannot be exported to SkyPilot.
+# (skypilot-org/skypilot-catalog catalogs/v8/common/accelerators.csv, commit
+# d4d53f0e1e9df6bcab64b96fe032ebbe43a4f0ce: RTX4090, RTXA4500, RTXPRO6000, M4000; RTX3080 is
+# not there, it is an earlier catalog's name and what SkyPilot's Kubernetes label rule makes of
+# NVIDIA-GeForce-RTX-3080). GPUs SkyPilot names nowhere (GTX 1080 Ti, RTX 2080 Ti, Quadro RTX
+# 8000) are absent: they cannot be exported to SkyPilot.
 SKYPILOT_NAMES = {
     "t4": "T4",
     "a10": "A10",
