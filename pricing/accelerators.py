@@ -122,18 +122,17 @@ class GpuMapper:
 
 
 # --------------------------------------------------------------------------------------------
-# Export and `planner gpus`: catalog GPU id -> the accelerator name SkyPilot gives it.
+# Export and `planner gpus`: catalog GPU id -> the accelerator names SkyPilot gives it.
 #
-# The name a SkyPilot Kubernetes pricing config (kubernetes.pricing.accelerators) is keyed by,
-# and the name `planner gpus` accepts for every catalog GPU that carries it. Sources: the
-# canonical names of skypilot-org/skypilot sky/utils/gpu_names.py (CANONICAL_GPU_NAMES, commit
-# 4e419473d532290b3837fe09c6cb2dc6d9f79f82: how SkyPilot names a Kubernetes node's GPU, which
-# is matched by word, so the PCIe, SXM and NVL cards of one chip share a name: "H100",
-# "A100-80GB"); GPUs not in that list take the AcceleratorName of SkyPilot's catalog
-# (skypilot-org/skypilot-catalog catalogs/v8/common/accelerators.csv, commit
-# d4d53f0e1e9df6bcab64b96fe032ebbe43a4f0ce: RTX4090, RTXA4500, RTXPRO6000, M4000; RTX3080 is
-# not there, it is an earlier catalog's name and what SkyPilot's Kubernetes label rule makes of
-# NVIDIA-GeForce-RTX-3080). GPUs SkyPilot names nowhere (GTX 1080 Ti, RTX 2080 Ti, Quadro RTX
+# SKYPILOT_NAMES: the GPU's AcceleratorName in SkyPilot's catalog (skypilot-org/
+# skypilot-catalog catalogs/v8/common/accelerators.csv, commit
+# d4d53f0e1e9df6bcab64b96fe032ebbe43a4f0ce), the name `sky launch --gpus` takes: the names of
+# ACCELERATORS above in SkyPilot's spelling (H100, A100-80GB, L4, RTX4090, RTXA4500). Where the
+# catalog has two names for a card, the one SkyPilot's Kubernetes GPU names share
+# (CANONICAL_GPU_NAMES of skypilot-org/skypilot sky/utils/gpu_names.py, commit
+# 4e419473d532290b3837fe09c6cb2dc6d9f79f82: A6000, not RTXA6000). GB200 is only in that list;
+# RTX3080 is an earlier catalog's name, also what SkyPilot's Kubernetes label rule makes of
+# NVIDIA-GeForce-RTX-3080. GPUs SkyPilot names nowhere (GTX 1080 Ti, RTX 2080 Ti, Quadro RTX
 # 8000) are absent: they cannot be exported to SkyPilot.
 SKYPILOT_NAMES = {
     "t4": "T4",
@@ -153,7 +152,7 @@ SKYPILOT_NAMES = {
     "a100-80gb-pcie": "A100-80GB",
     "h100-80gb": "H100",
     "h100-80gb-pcie": "H100",
-    "h100-nvl": "H100",
+    "h100-nvl": "H100-NVL",
     "h200": "H200",
     "gh200": "GH200",
     "b200": "B200",
@@ -174,12 +173,24 @@ SKYPILOT_NAMES = {
     "quadro-m4000": "M4000",
 }
 
+# The other name SkyPilot gives a card on Kubernetes, where it names a node's GPU by the first
+# of CANONICAL_GPU_NAMES (same file) found as a word in NVIDIA's product label: an H100 SXM
+# (NVIDIA-H100-80GB-HBM3) is "H100-80GB" there, an H100 NVL (NVIDIA-H100-NVL) "H100". An
+# export prices these names too, so that the price applies on either side.
+SKYPILOT_KUBERNETES_NAMES = {
+    "h100-80gb": ("H100-80GB",),
+    "h100-nvl": ("H100",),
+}
 
-def skypilot_name(gpu_id: str) -> str | None:
-    """The accelerator name SkyPilot gives the catalog GPU ``gpu_id`` (None where it has none).
 
-    >>> skypilot_name("H100-80GB-PCIe"), skypilot_name("gtx-1080ti")
-    ('H100', None)
+def skypilot_names(gpu_id: str) -> tuple[str, ...]:
+    """The accelerator names SkyPilot gives the catalog GPU ``gpu_id``: its catalog name first,
+    then its other Kubernetes name; empty where SkyPilot has none.
+
+    >>> skypilot_names("H100-80GB-PCIe"), skypilot_names("h100-80gb"), skypilot_names("k1")
+    (('H100',), ('H100', 'H100-80GB'), ())
     """
-    return SKYPILOT_NAMES.get(gpu_id.strip().lower())
-
+    key = gpu_id.strip().lower()
+    if key not in SKYPILOT_NAMES:
+        return ()
+    return (SKYPILOT_NAMES[key], *SKYPILOT_KUBERNETES_NAMES.get(key, ()))

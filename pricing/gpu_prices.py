@@ -1,7 +1,7 @@
 """What a GPU costs per GPU-hour on each cloud instance that has it (``planner gpus``): GPU
 names as a user types them, and one line per instance at its cheapest region.
 
-A name means the catalog GPUs that SkyPilot calls by it (``H100``: the SXM, PCIe and NVL
+A name means the catalog GPUs that SkyPilot's catalog calls by it (``H100``: the SXM and PCIe
 cards, :data:`pricing.accelerators.SKYPILOT_NAMES`), else the GPU of that catalog id
 (``h100-80gb-pcie``), else the GPU a SkyPilot catalog name stands for
 (:data:`pricing.accelerators.ACCELERATORS`: ``a6000``); ``NAME:COUNT`` keeps the instances
@@ -72,7 +72,7 @@ def gpus_named(name: str, gpu_ids: Iterable[str]) -> list[str]:
 
     >>> gpus_named("a100-80gb", ["a100-40gb", "a100-80gb", "a100-80gb-pcie"])
     ['a100-80gb', 'a100-80gb-pcie']
-    >>> gpus_named("A6000", ["rtx-a6000"]), gpus_named("h100-80gb", ["h100-80gb", "h100-nvl"])
+    >>> gpus_named("A6000", ["rtx-a6000"]), gpus_named("h100", ["h100-80gb", "h100-nvl"])
     (['rtx-a6000'], ['h100-80gb'])
     """
     ids = list(gpu_ids)

@@ -181,6 +181,21 @@ def test_skypilot_config_names_the_option_gpu(run, lab):
     assert pricing["accelerators"] == {"L4": BIG_PRICE}
 
 
+@pytest.mark.parametrize(("gpu", "names"), [
+    ("h100-80gb", ["H100", "H100-80GB"]),  # SkyPilot's catalog; its Kubernetes name of an SXM
+    ("h100-nvl", ["H100-NVL", "H100"]),
+    ("a100-80gb-pcie", ["A100-80GB"]),
+    ("rtx-4090", ["RTX4090"]),
+    ("rtx-a6000", ["A6000"]),
+])
+def test_skypilot_config_prices_every_name_skypilot_gives_the_gpu(lab, gpu, names):
+    result = planner.load(lab).replace({"options.box.own.gpu": gpu}).evaluate()
+    pricing = yaml.safe_load(export(result, "skypilot", "box"))["kubernetes"]["pricing"]
+    assert _matches(SKYPILOT_SCHEMA, pricing) == []
+    assert list(pricing["accelerators"]) == names
+    assert set(pricing["accelerators"].values()) == {BOX_PRICE}
+
+
 def test_the_schema_check_can_fail():
     # The hand check rejects what SkyPilot's schema rejects: a price as text, a negative price,
     # a key the schema does not have.

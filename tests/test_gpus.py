@@ -120,7 +120,7 @@ def test_built_in_lines_are_sorted_and_every_one_has_the_gpus_asked(run):
     lines = _json(run, "H100:8")
     prices = [x["on_demand_per_gpu_hour"] for x in lines]
     assert lines and prices == sorted(prices)
-    assert {x["gpu"] for x in lines} <= {"h100-80gb", "h100-80gb-pcie", "h100-nvl"}
+    assert {x["gpu"] for x in lines} <= {"h100-80gb", "h100-80gb-pcie"}
     assert all(x["gpus"] == 8 for x in lines)
     assert len({x["id"] for x in lines}) == len(lines)  # one line per instance
 
@@ -143,12 +143,14 @@ def test_names_as_a_user_types_them():
     assert gpus_named("A100", ids) == ["a100-40gb"]  # SkyPilot's A100 is the 40 GB card
     assert gpus_named("a100-80gb", ids) == ["a100-80gb", "a100-80gb-pcie"]
     assert gpus_named("A100-80GB-PCIE", ids) == ["a100-80gb-pcie"]  # a catalog id
-    assert gpus_named("h100", ids) == ["h100-80gb", "h100-80gb-pcie", "h100-nvl"]
+    assert gpus_named("h100", ids) == ["h100-80gb", "h100-80gb-pcie"]  # SkyPilot's "H100"
+    assert gpus_named("H100-NVL", ids) == ["h100-nvl"]
     assert gpus_named("h100-80gb", ids) == ["h100-80gb"]
     assert gpus_named("RTX4090", ids) == ["rtx-4090"]
     assert gpus_named("rtxa6000", ids) == ["rtx-a6000"]  # SkyPilot catalog spelling
     assert gpus_named("b200", ids) == []
-    assert {"A100", "A100-80GB", "H100", "RTX4090", "a100-80gb-pcie"} <= set(gpu_names(ids))
+    assert {"A100", "A100-80GB", "H100", "H100-NVL", "RTX4090", "a100-80gb-pcie"} <= set(
+        gpu_names(ids))
 
 
 def test_parse_gpu_query():

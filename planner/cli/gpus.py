@@ -50,7 +50,7 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
     One line per provider and instance: the on-demand, spot and 1-year reserved price per
     GPU-hour at its cheapest region (the lowest on-demand price; the other prices are that
     region's), the region, its as-of date and age in days; cheapest first. NAME is a
-    SkyPilot accelerator name (H100: every H100 card; A100-80GB) or a catalog GPU id
+    SkyPilot accelerator name (H100: the SXM and PCIe cards; A100-80GB) or a catalog GPU id
     (h100-80gb-pcie); without NAME, every GPU.
 
     Example: planner gpus H100:8 --currency EUR --fx USD=0.92

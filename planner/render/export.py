@@ -10,8 +10,8 @@ The formats followed (kept in docs/export.md and tests/test_export.py):
 - SkyPilot: ``_PRICING_SCHEMA`` of sky/utils/schemas.py in skypilot-org/skypilot at commit
   00052dfe0d132c5ad6aa9a175572b0695f747c80, used as ``kubernetes.pricing`` (``cpu`` per
   vCPU-hour, ``memory`` per GB-hour, ``accelerators``: name -> price per accelerator-hour,
-  numbers ≥ 0), keyed by the name SkyPilot gives the GPU
-  (:data:`pricing.accelerators.SKYPILOT_NAMES`).
+  numbers ≥ 0), keyed by the names SkyPilot gives the GPU
+  (:func:`pricing.accelerators.skypilot_names`).
 
 The GPU price carries the whole machine (its purchase, energy, maintenance and fixed costs,
 less its residual value, spread over its GPU-hours), so CPU, memory, storage and network are
@@ -25,7 +25,7 @@ from typing import Any
 
 from planner.errors import Problem, UserError, closest
 from planner.result import Result
-from pricing.accelerators import skypilot_name
+from pricing.accelerators import skypilot_names
 
 __all__ = ["TARGETS", "chosen_option", "export", "opencost_pricing", "skypilot_pricing"]
 
@@ -125,7 +125,8 @@ def opencost_pricing(plan: dict[str, Any], row: dict[str, Any]) -> bytes:
 
 def skypilot_pricing(plan: dict[str, Any], index: int, row: dict[str, Any]) -> bytes:
     """SkyPilot's ``~/.sky/config.yaml`` block ``kubernetes.pricing`` for the own option
-    ``row`` (the ``index``-th of ``plan``, SPEC §2's JSON): its GPU's SkyPilot name at its cost per owned GPU-hour, cpu and memory at 0.
+    ``row`` (the ``index``-th of ``plan``, SPEC §2's JSON): each name SkyPilot gives its GPU
+    at its cost per owned GPU-hour, cpu and memory at 0.
 
     Raises :class:`UserError` (located at ``options[index].own.gpu``) when the option names
     no catalog GPU or one SkyPilot has no name for.
@@ -133,17 +134,17 @@ def skypilot_pricing(plan: dict[str, Any], index: int, row: dict[str, Any]) -> b
     import yaml
 
     gpu = row["gpu"]
-    accelerator = None if gpu is None else skypilot_name(gpu)
-    if accelerator is None:
+    names = () if gpu is None else skypilot_names(gpu)
+    if not names:
         what = ("the machine names no catalog GPU" if gpu is None
                 else f"SkyPilot has no accelerator name for GPU {gpu!r}")
         raise UserError([Problem(f"{what}; SkyPilot's pricing config is keyed by accelerator "
                                  f"name (export --to opencost needs none)",
                                  path=f"options[{index}].own.gpu",
                                  at="map" if gpu is None else "value")])
+    price = float(row["cost_per_owned_gpu_hour"])
     config = {"kubernetes": {"pricing": {
-        "cpu": 0, "memory": 0,
-        "accelerators": {accelerator: float(row["cost_per_owned_gpu_hour"])}}}}
+        "cpu": 0, "memory": 0, "accelerators": dict.fromkeys(names, price)}}}
     header = (f"# {_title(plan)}: option {row['name']} ({gpu}), cost per owned GPU-hour in "
               f"{plan['currency']} (planner export)\n"
               "# Merge into ~/.sky/config.yaml. cpu and memory are 0: the GPU price carries "
