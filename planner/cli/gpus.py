@@ -85,7 +85,7 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
     lines, left_out = gpu_prices.price_lines(rows, gpus=wanted, count=count, region=region,
                                              currency=code, fx=rates, day=day)
     if not lines and not left_out:
-        fail(UserError.single(_nothing(gpu, wanted, region, rows)))
+        fail(UserError.single(_nothing(gpu, wanted, count, region, rows)))
     if fmt == "json":
         click.echo(json.dumps(lines, indent=2))
     elif fmt == "csv":
@@ -101,15 +101,15 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
                     fg="yellow", err=True)
 
 
-def _nothing(query: str | None, wanted: list[str] | None, region: str | None,
-             rows: list[dict]) -> str:
-    """Why no instance matched, and the GPU counts the GPU does come in."""
+def _nothing(query: str | None, wanted: list[str] | None, count: int | None,
+             region: str | None, rows: list[dict]) -> str:
+    """Why no instance matched, and (for a count asked) the counts the GPU does come in."""
     where = f" in region {region}" if region else ""
     what = query if query else "a GPU"
     counts = sorted({int(r["gpus"]) for r in rows if r.get("gpu") and r.get("gpus")
                      and (wanted is None or r["gpu"] in wanted)})
     listed = f"; instances of {', '.join(wanted or [])} have {', '.join(map(str, counts))} " \
-             f"GPUs" if counts and wanted else ""
+             f"GPUs" if counts and wanted and count else ""
     return f"no cloud instance with {what}{where}{listed}"
 
 
