@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import click
 
-from planner.cli import calibrate, catalog, diff, report
+from planner.cli import calibrate, catalog, diff, export, gpus, report
 
 __all__ = ["main"]
 
@@ -33,3 +33,5 @@ main.add_command(diff.diff)
 main.add_command(catalog.catalog)
 main.add_command(report.schema)
 main.add_command(calibrate.calibrate)
+main.add_command(export.export)  # SPEC §10 (issue 15)
+main.add_command(gpus.gpus)  # planner gpus (issue 15)
