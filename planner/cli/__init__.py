@@ -16,15 +16,25 @@ from __future__ import annotations
 
 import click
 
-from planner.cli import calibrate, catalog, diff, report
+from planner.cli import calibrate, catalog, diff, report, sweep
 
 __all__ = ["main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="\b\nStart with:  planner init   (then planner report usage.yaml)\n"
+                    "Exit status: 0 success; 1 a problem with the input or files (no "
+                    "traceback); 2 wrong command-line usage.\nNO_COLOR=1 turns colour off. "
+                    "Shell completion (bash):\n  eval \"$(_PLANNER_COMPLETE=bash_source "
+                    "planner)\"")
 @click.version_option(package_name="gpu-planner", prog_name="planner")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Rent GPUs, live on free notebook tiers, or buy your own: costs and break-even."""
+    from planner.cli.common import no_color
+
+    if no_color():  # every click.echo/secho of this run leaves its colours out
+        ctx.color = False
 
 
 main.add_command(report.report)
@@ -33,3 +43,5 @@ main.add_command(diff.diff)
 main.add_command(catalog.catalog)
 main.add_command(report.schema)
 main.add_command(calibrate.calibrate)
+# issue 16: what-ifs and a first usage file
+main.add_command(sweep.sweep)

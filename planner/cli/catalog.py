@@ -12,7 +12,7 @@ import sys
 import click
 
 from planner.cli.catalog_import import catalog_import
-from planner.cli.common import catalog_option, open_catalog, report_date
+from planner.cli.common import DAY, catalog_option, open_catalog, report_date
 from pricing import query as catalog_query
 
 __all__ = ["catalog"]
@@ -71,7 +71,7 @@ catalog.add_command(catalog_import)
                    "numbers; an empty VALUE matches empty cells); may be given more than once.")
 @click.option("--sort", "sort", metavar="COLUMN",
               help="Sort the rows by COLUMN (empty cells last); -COLUMN sorts descending.")
-@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+@click.option("--date", "date", type=DAY,
               help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
@@ -86,7 +86,7 @@ def catalog_list(table: str | None, query: str | None, wheres: tuple[str, ...],
     if name is None and (filters or sort):
         raise click.UsageError("--where and --sort need a TABLE")
     cat = open_catalog(catalogs)
-    day = date.date() if date else report_date()
+    day = date or report_date()
     if name is None:
         _print_everything(cat, fmt, day)
         return
