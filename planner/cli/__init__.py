@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import click
 
-from planner.cli import calibrate, catalog, diff, report, sweep
+from planner.cli import calibrate, catalog, diff, init, report, sweep
 
 __all__ = ["main"]
 
@@ -45,3 +45,4 @@ main.add_command(report.schema)
 main.add_command(calibrate.calibrate)
 # issue 16: what-ifs and a first usage file
 main.add_command(sweep.sweep)
+main.add_command(init.init)
