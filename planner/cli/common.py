@@ -78,7 +78,7 @@ def read_stdin() -> bytes:
     says it is too large)."""
     from planner.usage.yaml12 import MAX_BYTES
 
-    return click.get_binary_stream("stdin").read(MAX_BYTES + 1)
+    return sys.stdin.buffer.read(MAX_BYTES + 1)
 
 
 def plan_or_error(path: str, catalogs: tuple[str, ...] = ()):
@@ -152,8 +152,7 @@ catalog_option = click.option(
 
 def stdout_is_terminal() -> bool:
     """Whether standard output is a terminal (a PDF is not written there)."""
-    stream = click.get_binary_stream("stdout")
     try:
-        return stream.isatty()
+        return sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
