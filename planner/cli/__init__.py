@@ -24,7 +24,7 @@ __all__ = ["main"]
 @click.group(context_settings={"help_option_names": ["-h", "--help"]},
              epilog="\b\nStart with:  planner init   (then planner report usage.yaml)\n"
                     "Exit status: 0 success; 1 a problem with the input or files (no "
-                    "traceback); 2 wrong command-line usage.\nNO_COLOR=1 turns colour off. "
+                    "traceback);\n2 wrong command-line usage.\nNO_COLOR=1 turns colour off. "
                     "Shell completion (bash):\n  eval \"$(_PLANNER_COMPLETE=bash_source "
                     "planner)\"")
 @click.version_option(package_name="gpu-planner", prog_name="planner")

@@ -12,7 +12,7 @@ import sys
 import click
 
 from planner.cli.catalog_import import catalog_import
-from planner.cli.common import DAY, catalog_option, open_catalog, report_date
+from planner.cli.common import DAY, catalog_option, epilog, open_catalog, report_date
 from pricing import query as catalog_query
 
 __all__ = ["catalog"]
@@ -49,7 +49,17 @@ class _ListCommand(click.Command):
         formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
 
 
-@click.group(cls=_CatalogGroup)
+def _complete_tables(ctx, param, incomplete: str) -> list[str]:
+    from pricing.catalog import TABLES
+
+    return [name for name in TABLES if name.startswith(incomplete)]
+
+
+@click.group(cls=_CatalogGroup, epilog=epilog(
+    "planner catalog                               # the tables and their sizes",
+    "planner catalog gpus h100                     # rows matching a substring",
+    "planner catalog clouds --where gpus=8 --sort price_per_hour --format csv",
+    "planner catalog import vms.csv --as-of 2026-11-01 -o clouds-aws.csv"))
 def catalog() -> None:
     """Browse and search the catalog, or import a price list into a catalog file.
 
@@ -64,7 +74,7 @@ catalog.add_command(catalog_import)
 
 
 @catalog.command(_LIST, cls=_ListCommand, hidden=True)
-@click.argument("table", required=False)
+@click.argument("table", required=False, shell_complete=_complete_tables)
 @click.argument("query", required=False)
 @click.option("--where", "wheres", multiple=True, metavar="COLUMN=VALUE",
               help="Keep rows whose COLUMN equals VALUE (case-insensitive; numbers compare as "
