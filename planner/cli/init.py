@@ -48,9 +48,8 @@ def _fx(ctx, param, values: tuple[str, ...]) -> dict[str, float]:
 
 @click.command(epilog=epilog(
     "planner init                                   # asks a few questions",
-    "planner init --non-interactive --gpus 1 --hours-per-week 20 --region de "
-    "--currency EUR --fx USD=0.86 --option kaggle --option rtx-4090 "
-    "--option runpod/1x_RTX4090_SECURE",
+    "planner init --non-interactive --gpus 1 --hours-per-week 20 --region de \\",
+    "    --fx USD=0.86 --option kaggle --option rtx-4090 --option runpod/1x_RTX4090_SECURE",
     "planner init -o lab.yaml --force               # replace an existing file"))
 @click.option("-o", "--output", default="usage.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="The file to write ('-': standard output).")
