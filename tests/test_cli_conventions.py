@@ -155,3 +155,13 @@ def test_binary_report_to_a_pipe_is_written(monkeypatch):
                   "--date", datetime.date(2026, 11, 30).isoformat())
     assert done.exit_code == 0
     assert done.stdout_bytes[:2] == b"PK"  # a ZIP archive
+
+
+@pytest.mark.parametrize("value, plain", [("1", True), ("", False)])
+def test_no_color_reaches_the_sweep_progress_bar(monkeypatch, value, plain):
+    from planner.evaluate import progress
+
+    monkeypatch.setenv("NO_COLOR", value)
+    bar = progress._TerminalBar(10)
+    assert bar._progress.console.no_color is plain
+    bar.close()

@@ -206,7 +206,10 @@ def test_sweep_zip_mode_and_stdout(cli):
 def test_usage_from_standard_input(cli, tmp_path, monkeypatch):
     text = USAGE.read_text()
     assert report_json(cli, "-", input=text) == report_json(cli, USAGE)
-    assert cli("validate", "-", input=text).exit_code == 0
+    done = cli("validate", "-", input=text)
+    assert done.exit_code == 0 and done.stdout == "<stdin>: ok\n"
+    assert json.loads(cli("validate", "-", "--format", "json", input=text).stdout)["file"] == \
+        "<stdin>"
     done = cli("sweep", "-", "--axis", "demand.gpus=1,2", "-o", "-", input=text)
     assert done.exit_code == 0, done.output
     done = cli("diff", "-", USAGE, "-o", "-", input=text)

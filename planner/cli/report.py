@@ -206,7 +206,7 @@ def validate(usage: str, fmt: str, sets, catalogs) -> None:
             fail(err)
         for message in result.plan_warnings:  # values probably not meant; the file is valid
             click.secho(f"warning: {message}", fg="yellow", err=True)
-        click.echo(f"{usage}: ok")
+        click.echo(f"{_shown(usage)}: ok")
         return
     from planner.cli.common import what_if_or_error
     from planner.messages import render as sentence
@@ -217,10 +217,17 @@ def validate(usage: str, fmt: str, sets, catalogs) -> None:
         warnings_ = [sentence(m, "en") for m in result.plan_warnings]
     except UserError as err:
         problems = err.problems
-    click.echo(json.dumps(validation_json(usage, problems, warnings_), indent=2,
+    click.echo(json.dumps(validation_json(_shown(usage), problems, warnings_), indent=2,
                           ensure_ascii=False))
     if problems:
         sys.exit(1)
+
+
+def _shown(usage: str) -> str:
+    """USAGE as problems name it: ``<stdin>`` for standard input."""
+    from planner.usage.load import STDIN
+
+    return STDIN if usage == STDIN_PATH else usage
 
 
 def validation_json(usage: str, problems, warnings_: list[str]) -> dict:
