@@ -121,3 +121,15 @@ def test_bad_flags_are_usage_errors(tmp_path, bad):
     done = invoke("init", "--non-interactive", "-o", tmp_path / "u.yaml", *bad)
     assert done.exit_code == 2
     assert not (tmp_path / "u.yaml").exists()
+
+
+def test_own_electricity_price_in_place_of_a_region(tmp_path):
+    usage = tmp_path / "usage.yaml"
+    done = invoke("init", "--non-interactive", "-o", usage, "--electricity-per-kwh", 0.25,
+                  "--option", "rtx-4090", "--option", "kaggle")
+    assert done.exit_code == 0, done.output
+    data = yaml.safe_load(usage.read_text())
+    assert data["site"] == {"electricity_per_kwh": 0.25}
+    assert data["currency"] == "USD"
+    result = json.loads(invoke("report", usage, "-o", "-").stdout)
+    assert {o["name"] for o in result["options"]} == {"buy-rtx-4090", "kaggle"}

@@ -1,11 +1,14 @@
 """The command line (SPEC §3): report, validate, schema, diff, catalog (and catalog import),
-calibrate (SPEC §9).
+calibrate (SPEC §9), init and sweep (issue 16).
 
 One module per command family: :mod:`planner.cli.report` (report, validate, schema),
 :mod:`planner.cli.diff`, :mod:`planner.cli.catalog` (the listing) with
 :mod:`planner.cli.catalog_view` (its terminal layout) and :mod:`planner.cli.catalog_import`;
 :mod:`planner.cli.common` holds what they share (a user error printed, the ``--catalog``
-option).
+option, NO_COLOR, ``-`` for standard input, ``--date`` as YYYY-MM-DD, the help's examples).
+:mod:`planner.cli.what_if` reads ``--set`` and ``--axis`` and locates their problems at the
+flag; :mod:`planner.cli.sweep` is ``planner sweep``; :mod:`planner.cli.init` asks the
+questions of ``planner init`` and :mod:`planner.cli.init_file` writes the file.
 
 Exit status: 0 success; 1 a problem with the user's input or files (printed without a
 traceback); 2 wrong command-line usage (click's own). A bug keeps its traceback. Heavy
