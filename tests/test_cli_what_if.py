@@ -318,3 +318,13 @@ def test_validate_json_with_a_bad_set(cli):
     assert done.exit_code == 1
     problem = json.loads(done.stdout)["problems"][0]
     assert problem["file"] == "--set demand.gpu=2" and problem["suggestion"] == "gpus"
+
+
+def test_sweep_progress_bar_on_request(cli, tmp_path):
+    shown = cli("sweep", USAGE, "--axis", "demand.gpus=1,2", "-o", tmp_path / "s.csv",
+                "--progress")
+    assert shown.exit_code == 0
+    assert "sweep" in shown.stderr and "2/2 scenarios" in shown.stderr
+    quiet = cli("sweep", USAGE, "--axis", "demand.gpus=1,2", "-o", tmp_path / "s.csv",
+                "--no-progress")
+    assert quiet.exit_code == 0 and "scenarios" not in quiet.stderr
