@@ -133,3 +133,22 @@ def test_own_electricity_price_in_place_of_a_region(tmp_path):
     assert data["currency"] == "USD"
     result = json.loads(invoke("report", usage, "-o", "-").stdout)
     assert {o["name"] for o in result["options"]} == {"buy-rtx-4090", "kaggle"}
+
+
+def test_catalog_files_are_written_into_the_file(tmp_path, monkeypatch):
+    quotes = tmp_path / "prices" / "quotes.csv"
+    quotes.parent.mkdir()
+    quotes.write_text("id,provider,instance,region,gpu,gpus,price_per_hour,currency,as_of,"
+                      "source\nacme/box,acme,box,eu,a100-80gb,1,0.5,USD,2026-11-01,a quote\n")
+    (tmp_path / "plans").mkdir()
+    monkeypatch.chdir(tmp_path)
+    usage = tmp_path / "plans" / "usage.yaml"
+    done = invoke("init", "--non-interactive", "-o", "plans/usage.yaml", "--catalog",
+                  "prices/quotes.csv", "--option", "acme/box", "--hours-per-week", 10)
+    assert done.exit_code == 0, done.output
+    assert yaml.safe_load(usage.read_text())["catalogs"] == ["../prices/quotes.csv"]
+    monkeypatch.chdir(tmp_path / "plans")  # the file stands on its own, from anywhere
+    result = json.loads(invoke("report", "usage.yaml", "-o", "-").stdout)
+    assert result["options"][0]["name"] == "acme-box"
+    assert invoke("init", "--non-interactive", "-o", "x.yaml", "--option", "acme/box"
+                  ).exit_code == 1  # without the catalog, the id is unknown

@@ -161,7 +161,8 @@ def init(output: str, force: bool, non_interactive: bool, title, gpus, hours_per
     answers = init_file.Answers(title=title, gpus=gpus, hours_per_week=hours_per_week,
                                 currency=currency, options=choices, region=region,
                                 electricity_per_kwh=electricity_per_kwh,
-                                reference_gpu=reference_gpu, fx=dict(fx))
+                                reference_gpu=reference_gpu, fx=dict(fx),
+                                catalogs=_relative(catalogs, output))
     missing = [c for c in init_file.needed_currencies(answers, cat) if c not in answers.fx]
     for code in missing:
         if not ask:
@@ -171,7 +172,7 @@ def init(output: str, force: bool, non_interactive: bool, title, gpus, hours_per
         answers.fx[code] = click.prompt(f"{currency} for one {code}",
                                         type=click.FloatRange(min=0, min_open=True))
     text = init_file.usage_text(answers, cat)
-    _check(text, output, catalogs)
+    _check(text, output)
     if output == STDIN_PATH:
         click.echo(text, nl=False)
         return
@@ -184,12 +185,26 @@ def init(output: str, force: bool, non_interactive: bool, title, gpus, hours_per
     click.echo(f"wrote {output}; next: planner report {output}")
 
 
-def _check(text: str, output: str, catalogs) -> None:
-    """The file validates and evaluates before it is written; else its problems (exit 1)."""
+def _folder(output: str) -> Path:
+    """The folder the file's relative paths start from: its own (standard output: here)."""
+    return Path.cwd() if output == STDIN_PATH else Path(output).absolute().parent
+
+
+def _relative(catalogs, output: str) -> list[str]:
+    """The --catalog files as the written file names them: relative to its folder."""
+    import os
+
+    return [Path(os.path.relpath(Path(c).absolute(), _folder(output))).as_posix()
+            for c in catalogs]
+
+
+def _check(text: str, output: str) -> None:
+    """The file validates and evaluates, as written where it is written, before it is;
+    else its problems (exit 1)."""
     from planner.errors import UserError
     from planner.evaluate.plan import load_text
 
     try:
-        load_text(text, catalogs, name=output).evaluate()
+        load_text(text, name=output, base_dir=_folder(output)).evaluate()
     except UserError as err:
         fail(err)

@@ -47,6 +47,7 @@ class Answers:
     electricity_per_kwh: float | None = None
     reference_gpu: str | None = None
     fx: dict[str, float] = field(default_factory=dict)
+    catalogs: list[str] = field(default_factory=list)  # relative to the file's folder
 
 
 def default_options(gpus: int) -> list[str]:
@@ -163,6 +164,10 @@ def usage_text(answers: Answers, catalog) -> str:
         lines += [_line(2, code, rate, f"catalog prices in {code} are converted with it "
                                        f"[{a.currency}/{code}]")
                   for code, rate in sorted(a.fx.items())]
+    if a.catalogs:
+        lines.append(f"{'catalogs:':<33} # your catalog files, over the built-in one "
+                     "(relative to this file)")
+        lines += [f"  - {scalar(path)}" for path in a.catalogs]
     lines += [
         _line(0, "horizon_months", 36, "planning horizon [months]"),
         f"{'# discount_rate: 0.05':<33} # what money would earn elsewhere [fraction/year]",
