@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from planner.cli.common import catalog_option, fail, load_plan
+from planner.cli.common import catalog_option, epilog, fail, load_plan
 
 __all__ = ["export"]
 
 
-@click.command()
+@click.command(epilog=epilog('planner export usage.yaml --to opencost -o pricing.json', 'planner export usage.yaml --to skypilot --option box -o sky-pricing.yaml'))
 @click.argument("usage", type=click.Path())
 @click.option("--to", "target", type=click.Choice(["opencost", "skypilot"]), required=True,
               help="opencost: custom pricing JSON; skypilot: kubernetes.pricing for "
@@ -30,8 +30,6 @@ def export(usage: str, target: str, option: str | None, output: str | None,
     per GPU-hour of its machines in service (cost_per_owned_gpu_hour of the JSON report), in
     the plan's currency. CPU and memory are priced at 0: the GPU price carries the whole
     machine.
-
-    Example: planner export usage.yaml --to opencost -o pricing.json
     """
     from planner.errors import UserError
     from planner.render.export import export as render_export

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from planner.cli.common import catalog_option, fail, open_catalog, report_date
+from planner.cli.common import catalog_option, epilog, fail, open_catalog, report_date
 
 __all__ = ["gpus"]
 
@@ -29,7 +29,7 @@ def _fx_rate(text: str) -> tuple[str, float]:
     return code.strip().upper(), value
 
 
-@click.command()
+@click.command(epilog=epilog('planner gpus H100:8', 'planner gpus A100 --region us-east-1', 'planner gpus H100:8 --currency EUR --fx USD=0.92'))
 @click.argument("gpu", required=False, metavar="[NAME[:COUNT]]")
 @click.option("--region", help="Only this provider region (rows priced alike in every region "
                                "count too).")
@@ -52,8 +52,6 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
     region's), the region, its as-of date and age in days; cheapest first. NAME is a
     SkyPilot accelerator name (H100: the SXM and PCIe cards; A100-80GB) or a catalog GPU id
     (h100-80gb-pcie); without NAME, every GPU.
-
-    Example: planner gpus H100:8 --currency EUR --fx USD=0.92
     """
     from planner.errors import Problem, UserError, closest
     from planner.usage.values import COMMON_CURRENCIES, iso_currencies
