@@ -12,7 +12,10 @@ from planner.cli.common import catalog_option, epilog, fail, load_plan
 __all__ = ["export"]
 
 
-@click.command(epilog=epilog('planner export usage.yaml --to opencost -o pricing.json', 'planner export usage.yaml --to skypilot --option box -o sky-pricing.yaml'))
+@click.command(epilog=epilog(
+    'planner export usage.yaml --to opencost -o pricing.json',
+    'planner export usage.yaml --to skypilot --option box -o sky-pricing.yaml',
+))
 @click.argument("usage", type=click.Path())
 @click.option("--to", "target", type=click.Choice(["opencost", "skypilot"]), required=True,
               help="opencost: custom pricing JSON; skypilot: kubernetes.pricing for "

@@ -29,7 +29,11 @@ def _fx_rate(text: str) -> tuple[str, float]:
     return code.strip().upper(), value
 
 
-@click.command(epilog=epilog('planner gpus H100:8', 'planner gpus A100 --region us-east-1', 'planner gpus H100:8 --currency EUR --fx USD=0.92'))
+@click.command(epilog=epilog(
+    'planner gpus H100:8',
+    'planner gpus A100 --region us-east-1',
+    'planner gpus H100:8 --currency EUR --fx USD=0.92',
+))
 @click.argument("gpu", required=False, metavar="[NAME[:COUNT]]")
 @click.option("--region", help="Only this provider region (rows priced alike in every region "
                                "count too).")
