@@ -7,12 +7,12 @@ This module uses only the standard library and never imports ``planner``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pricing.suggest import close_matches
 
-__all__ = ["ACCELERATORS", "GpuMapper"]
+__all__ = ["ACCELERATORS", "GpuMapper", "suggest_gpu"]
 
 # SkyPilot accelerator name (lowercase) -> catalog GPU id. The names are those of
 # skypilot-catalog's catalogs/v8/common/accelerators.csv; names without a catalog GPU (A30,
@@ -61,16 +61,33 @@ ACCELERATORS = {
     "rtxpro6000s": "rtx-pro-6000-blackwell",
     "rtxpro6000ws": "rtx-pro-6000-blackwell",
     "m4000": "quadro-m4000",
+    # Hyperstack's names (skypilot-catalog catalogs/v8/hyperstack/vms.csv): "-NVLink" is a PCIe
+    # card with NVLink bridges, 80 GB, not the 94 GB H100 NVL.
+    "a100-80g-pcie": "a100-80gb-pcie",
+    "a100-80g-pcie-nvlink": "a100-80gb-pcie",
+    "h100-80g-pcie": "h100-80gb-pcie",
+    "h100-80g-pcie-nvlink": "h100-80gb-pcie",
+    "h100-80g-sxm5": "h100-80gb",
+    "rtx-a4000": "rtx-a4000",
+    "rtx-a6000": "rtx-a6000",
+    # Jarvislabs' name (catalogs/v8/jarvislabs/vms.csv, 96 GB: the Blackwell card)
+    "rtxpro6000": "rtx-pro-6000-blackwell",
 }
 
 # Where one SkyPilot name covers two GPUs: (provider, accelerator, instance pattern) -> GPU id.
 # RunPod's plain "A100-80GB" and "H100" are the PCIe cards (its SXM ones carry "-SXM"); Azure's
-# NC A100 v4 has A100 PCIe 80 GB cards and NC H100 v5 has H100 NVL (Azure's size pages).
+# NC A100 v4 has A100 PCIe 80 GB cards and the NCads H100 v5 sizes (NC40ads, NC80adis) have
+# H100 NVL, 94 GB (Azure's size page for the series); Lambda's gpu_Nx_h100_pcie and Vast's
+# H100_PCIE/H100_NVL offers name the card in the instance, SkyPilot calls all of them "H100".
 _SPECIFIC = (
     ("runpod", "a100-80gb", r".*", "a100-80gb-pcie"),
     ("runpod", "h100", r".*", "h100-80gb-pcie"),
     ("azure", "a100-80gb", r"(?i)standard_nc\d+ads_a100_v4", "a100-80gb-pcie"),
-    ("azure", "h100", r"(?i)standard_nc\d+a?dis?_h100_v5", "h100-nvl"),
+    ("azure", "h100", r"(?i)standard_nc\d+adi?s_h100_v5", "h100-nvl"),
+    ("lambda", "h100", r"(?i)gpu_\d+x_h100_pcie", "h100-80gb-pcie"),
+    ("vast", "h100", r"(?i).*h100_nvl.*", "h100-nvl"),
+    ("vast", "h100", r"(?i).*h100_pcie.*", "h100-80gb-pcie"),
+    ("vast", "a100", r"(?i).*a100_pcie.*", "a100-80gb-pcie"),
 )
 
 
@@ -112,13 +129,32 @@ class GpuMapper:
                 message = f"{name} is mapped to {target!r}, which is not a GPU id of the catalog"
                 problems.append((lines[0], message))
                 continue
-            near = close_matches(name, self.known.values(), n=1)
-            hint = f" (closest GPU id: {near[0]})" if near else ""
+            near = suggest_gpu(name, self.known.values())
+            hint = f" (closest GPU id: {near})" if near else ""
             rows = f"{len(lines)} rows" if len(lines) > 1 else "1 row"
             message = f"unknown accelerator {name!r} on {rows}: no GPU id of the catalog{hint}"
             problems.append((lines[0], message))
         return problems
 
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def suggest_gpu(name: str, gpu_ids: Iterable[str]) -> str | None:
+    """The GPU id closest to accelerator ``name``: one whose letters and digits begin with the
+    name's (RTXPRO6000 -> rtx-pro-6000-blackwell), else the closest spelling with the same
+    model number (T4g -> t4; RTX4070 gets none, rtx-4090 is another card)."""
+    ids = list(gpu_ids)
+    key = _squash(name)
+    starts = sorted((g for g in ids if key and _squash(g).startswith(key)), key=len)
+    if starts:
+        return starts[0]
+    number = "".join(re.findall(r"\d+", name))
+    near = [g for g in close_matches(name, ids, n=5)
+            if not number or "".join(re.findall(r"\d+", g)).startswith(number)]
+    return near[0] if near else None
 
 
 # --------------------------------------------------------------------------------------------

@@ -132,8 +132,7 @@ def open_catalog(files: tuple[str, ...]):
     try:
         return load(files)
     except CatalogFileError as err:
-        fail(UserError([Problem(message, file=err.file, line=line)
-                        for line, message in err.problems]))
+        fail(UserError(file_problems(err)))
 
 
 def report_date() -> _dt.date:
@@ -156,3 +155,22 @@ def stdout_is_terminal() -> bool:
         return sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+MAX_PROBLEMS = 10
+"""Problems of one input file shown one by one; the rest are counted in one line."""
+
+
+def file_problems(err) -> list:
+    """The problems of a :class:`pricing.catalog.CatalogFileError` as Problems: the
+    first :data:`MAX_PROBLEMS`, then one line counting the rest (a quoting error can make every
+    later record a problem)."""
+    from planner.errors import Problem
+
+    problems = [Problem(message, file=err.file, line=line) for line, message in err.problems]
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    more = len(problems) - MAX_PROBLEMS
+    return problems[:MAX_PROBLEMS] + [Problem(
+        f"... and {more:,} more problem{'s' * (more != 1)} ({len(problems):,} in all; the "
+        "first ones usually explain the rest)", file=err.file)]
