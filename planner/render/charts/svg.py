@@ -96,8 +96,9 @@ def figure_axes(salt: str, height_inches: float, draw: Callable[[Axes], str | No
 
 def new_figure(salt: str, width_inches: float, height_inches: float,
                draw: Callable[[Figure], str | None]) -> Figure | None:
-    """Run ``draw`` on a fresh figure and return it, its title as its label
-    (``fig.get_label()``), or ``None`` when there is nothing to draw.
+    """Run ``draw`` on a fresh figure and return it (a :class:`~.figure.Chart`, which shows
+    itself in Jupyter), its title as its label (``fig.get_label()``), or ``None`` when there
+    is nothing to draw.
 
     ``draw`` returns the chart's title, or ``None`` when there is nothing to draw, and places
     its axes with :func:`arrange` (measuring the labels it set is several times faster than
@@ -108,10 +109,11 @@ def new_figure(salt: str, width_inches: float, height_inches: float,
     reach the terminal; the report's own :class:`planner.render.MissingGlyphWarning` names
     the characters that no installed font has (:func:`planner.render.html.render_html`).
     """
-    from matplotlib.figure import Figure
+    from planner.render.charts.figure import Chart
 
-    with _chart_context(salt):
-        fig = Figure(figsize=(width_inches, height_inches))
+    with chart_context(salt):
+        fig = Chart(figsize=(width_inches, height_inches))
+        fig.salt = salt
         label = draw(fig)
         if label is None:
             return None
@@ -125,13 +127,13 @@ def svg_of(fig: Figure | None, salt: str) -> str | None:
     if fig is None:
         return None
     buffer = io.StringIO()
-    with _chart_context(salt):
+    with chart_context(salt):
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     return inline(buffer.getvalue(), salt, fig.get_label())
 
 
 @contextlib.contextmanager
-def _chart_context(salt: str) -> Iterator[None]:
+def chart_context(salt: str) -> Iterator[None]:
     """The charts' matplotlib settings, without the "Glyph missing" warning (see
     :func:`new_figure`): around drawing and around saving, which reads some of them."""
     import matplotlib
