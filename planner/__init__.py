@@ -1,7 +1,9 @@
 """planner: rent GPUs, live on free notebook tiers, or buy your own — and when buying pays off.
 
-The public Python API (SPEC §4): :func:`load`, :func:`report`, :func:`diff`, and the classes
-:class:`Plan`, :class:`Result` and :class:`UserError`.
+The public Python API (SPEC §4): :func:`load`, :func:`report`, :func:`diff`,
+:func:`sweep_summary`, and the classes :class:`Plan`, :class:`Result` and :class:`UserError`.
+In Jupyter, plans, results and diffs show as HTML and ``result.plot`` draws the report's
+charts (:mod:`planner.display`, :mod:`planner.render.notebook`).
 
 >>> import planner
 >>> plan = planner.load("usage.yaml")       # doctest: +SKIP
