@@ -123,6 +123,18 @@ def test_a_sweep_summary_counts_the_cheapest_and_the_range_of_costs():
     assert "rent: cheapest in 1 (50%), present value €600 to €2,400" in repr(summary)
 
 
+def test_a_sweep_summary_lists_the_values_of_an_axis_that_is_not_a_number(example):
+    plan, _ = example
+    frame = plan.sweep({"options.a100-spot.pricing": ["spot", "on_demand"],
+                        "demand.gpu_hours_per_month": [400, 800]})
+    summary = planner.sweep_summary(frame)
+    axes = summary.axes.set_index("axis")
+    assert axes.loc["options.a100-spot.pricing", "low"] == "spot, on_demand"
+    assert pd.isna(axes.loc["options.a100-spot.pricing", "high"])
+    assert summary.scenarios == 4 and summary.options["cheapest_scenarios"].sum() == 4
+    assert "axis options.a100-spot.pricing: 2 values, spot, on_demand" in repr(summary)
+
+
 # -- the chart API ----------------------------------------------------------------------------
 
 def test_the_plots_are_the_reports_charts(example):

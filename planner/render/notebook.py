@@ -150,7 +150,8 @@ def diff_html(d: PlanDiff) -> str:
 @dataclass(frozen=True)
 class SweepSummary:
     """A sweep's frame summed up: ``scenarios`` and ``rows``; ``axes`` (one row per swept
-    path: ``axis``, ``values`` (how many distinct), ``low``, ``high``); ``options`` (one row
+    path: ``axis``, ``values`` (how many distinct), ``low`` and ``high`` of a numeric axis;
+    of another, ``low`` lists its values and ``high`` is missing); ``options`` (one row
     per option: ``option``, ``cheapest_scenarios`` (in how many scenarios it is the
     cheapest), ``cheapest_share`` [fraction], ``present_value_min`` and
     ``present_value_max`` [currency] over the scenarios where it is feasible); ``currency``,
@@ -186,7 +187,8 @@ class SweepSummary:
         v = self._values()
         lines = [f"Sweep{': ' + v['title'] if v['title'] else ''}: {v['scenarios']} scenarios, "
                  f"{v['rows']} rows" + (f", {v['currency']}" if v["currency"] else "")]
-        lines += [f"  axis {a['name']}: {a['count']} values, {a['low']} to {a['high']}"
+        lines += [f"  axis {a['name']}: {a['count']} values, "
+                  + (f"{a['low']} to {a['high']}" if a["high"] else a["low"])
                   for a in v["axes"]]
         lines += [f"  {o['name']}: cheapest in {o['cheapest']}, present value {o['low']} to "
                   f"{o['high']}" for o in v["options"]]
@@ -194,6 +196,8 @@ class SweepSummary:
 
 
 def _value(x: Any) -> str:
+    if fmt.is_missing(x):
+        return ""
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         return fmt.figure(x, 6)
     return str(x)
@@ -212,9 +216,10 @@ def sweep_summary(frame: pd.DataFrame) -> SweepSummary:
     for name in axes:
         values = frame[name].dropna()
         numeric = pd.api.types.is_numeric_dtype(values)
-        axis_rows.append({"axis": name, "values": int(values.nunique()),
-                          "low": values.min() if numeric else values.iloc[0],
-                          "high": values.max() if numeric else values.iloc[-1]})
+        distinct = list(dict.fromkeys(values))
+        axis_rows.append({"axis": name, "values": len(distinct),
+                          "low": values.min() if numeric else ", ".join(map(str, distinct)),
+                          "high": values.max() if numeric else None})
     scenarios = frame.groupby("scenario", sort=False)["cheapest"].first()
     counts = scenarios.value_counts()
     names = [str(n) for n in frame["option"].drop_duplicates()]
