@@ -49,10 +49,6 @@ def _fragment(name: str, **values: Any) -> str:
         return str(_macro(name)(values)).strip() + "\n"
 
 
-def _horizon(months: int) -> str:
-    return f"{months} months"
-
-
 # -- Plan -------------------------------------------------------------------------------------
 
 def _what(option: dict[str, Any], kind: str) -> str:
@@ -62,7 +58,7 @@ def _what(option: dict[str, Any], kind: str) -> str:
     if isinstance(spec, str):
         what = spec
     elif isinstance(spec, dict):
-        what = str(spec.get("gpu") or spec.get("id") or "described in the file")
+        what = str(spec.get("gpu") or spec.get("id") or i18n.t("nb.described"))
         if spec.get("gpu_count") not in (None, 1):
             what = f"{spec['gpu_count']} × {what}"
     else:
@@ -78,16 +74,16 @@ def plan_html(plan: Plan) -> str:
     from planner.evaluate.assemble import headline_inputs
 
     usage = plan.usage
-    options = []
-    for option in usage["options"]:
-        kind = next((k for k in _KINDS if option.get(k) is not None), "")
-        options.append({"name": option["name"], "kind": content.KIND_LABELS.get(kind, kind),
-                        "what": _what(option, kind),
-                        "target": option.get("overflow") or option.get("fallback") or ""})
     with i18n.language("en"):
+        options = []
+        for option in usage["options"]:
+            kind = next((k for k in _KINDS if option.get(k) is not None), "")
+            options.append({"name": option["name"], "kind": i18n.t(f"kind.{kind}"),
+                            "what": _what(option, kind),
+                            "target": option.get("overflow") or option.get("fallback") or ""})
         inputs = [(i18n.text(label), i18n.text(value)) for label, value in headline_inputs(plan)]
     return _fragment("plan", title=usage["title"], currency=usage["currency"],
-                     horizon=_horizon(usage["horizon_months"]), inputs=inputs, options=options)
+                     horizon_months=usage["horizon_months"], inputs=inputs, options=options)
 
 
 # -- Result -----------------------------------------------------------------------------------
@@ -115,7 +111,7 @@ def result_html(result: Result) -> str:
         ranking = charts.svg.svg_of(charts.ranking_figure(result), _unique_salt("ranking"))
     return _fragment("result", title=data["title"], lead=lead, rest=rest, options=rows,
                      ranking=Markup(ranking) if ranking else None,
-                     horizon=_horizon(data["horizon_months"]), currency=data["currency"],
+                     horizon_months=data["horizon_months"], currency=data["currency"],
                      prices_as_of=data.get("prices_as_of"))
 
 
