@@ -266,10 +266,11 @@ class Result:
 
     def __repr__(self) -> str:
         data = self.data
+        count = len(data["options"])
         cheapest = data.get("cheapest")
-        answer = f"cheapest {cheapest!r}" if cheapest is not None else "no feasible option"
-        return (f"<Result {data['title']!r}: {answer} of {len(data['options'])} options, "
-                f"{data['horizon_months']} months, {data['currency']}>")
+        answer = f"cheapest {cheapest!r}" if cheapest is not None else "none feasible"
+        return (f"<Result {data['title']!r}: {count} option{'' if count == 1 else 's'}, "
+                f"{answer}, {data['horizon_months']} months, {data['currency']}>")
 
     @property
     def cheapest(self) -> str | None:

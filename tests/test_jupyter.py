@@ -68,8 +68,19 @@ def test_a_result_shows_the_answer_the_options_and_the_ranking_chart(example):
         assert f"<td>{name}" in html
     assert html.count("<svg") == 1 and "Cost of every option over the horizon" in html
     text = repr(result)
-    assert text == ("<Result 'Vision lab: workstation, cloud A100s or Kaggle': cheapest "
-                    "'workstation' of 4 options, 36 months, USD>")
+    assert text == ("<Result 'Vision lab: workstation, cloud A100s or Kaggle': 4 options, "
+                    "cheapest 'workstation', 36 months, USD>")
+
+
+def test_a_result_without_a_feasible_option_says_why():
+    # 5,000 GPU-hours a month is more than the box's 730, and it has no overflow.
+    box_only = small_plan(level=5000)
+    box_only["options"] = box_only["options"][:1]
+    result = planner.load(box_only).evaluate()
+    assert repr(result) == "<Result 'Box or rent': 1 option, none feasible, 12 months, EUR>"
+    html = result._repr_html_()
+    assert "The only option cannot serve the demand" in html
+    assert "no overflow option is set" in html and "<svg" not in html
 
 
 def test_two_results_shown_in_one_notebook_share_no_svg_id(example):
