@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import click
 
-from planner.cli import calibrate, catalog, diff, report
+from planner.cli import calibrate, catalog, diff, measure, report
 
 __all__ = ["main"]
 
@@ -33,3 +33,4 @@ main.add_command(diff.diff)
 main.add_command(catalog.catalog)
 main.add_command(report.schema)
 main.add_command(calibrate.calibrate)
+main.add_command(measure.measure)
