@@ -43,7 +43,7 @@ def measurement_text(measurement: Measurement,
         rows.append((run.model, run.precision, run.dtype, str(run.gpus), str(run.batch),
                      f"{fmt.number(run.per_second_per_gpu)} {run.unit}/s",
                      fmt.MISSING if run.watts is None else f"{fmt.number(run.watts)} W",
-                     fmt.figure(run.joules_per_sample, 3), fmt.number(run.relative, 3),
+                     fmt.figure(run.joules_per_sample, 4), fmt.number(run.relative, 3),
                      ", ".join(f"{fmt.number(v, 3)} {k}" for k, v in figures.items())
                      or fmt.MISSING))
     lines += _table(rows)
