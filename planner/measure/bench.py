@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import gc
 import os
 import socket
 import time
@@ -52,6 +53,7 @@ NO_GPU = ("planner measure found no CUDA GPU (torch.cuda.is_available() is False
 def probe() -> Device:
     """The first GPU and the software here; :class:`MeasureUnavailable` without PyTorch or
     without a CUDA GPU."""
+    os.environ.update(ENVIRONMENT)  # before CUDA starts
     try:
         import torch
     except ImportError:
@@ -122,10 +124,11 @@ def _fitting(spec: Spec) -> Run:
         try:
             return _run(replace(spec, batch=size), rank=0, world=1)
         except torch.cuda.OutOfMemoryError:
-            torch.cuda.empty_cache()
             if size == 1:
                 raise
-            size //= 2
+        gc.collect()  # the failed run's tensors, once its traceback is gone
+        torch.cuda.empty_cache()
+        size //= 2
 
 
 def _parallel(spec: Spec, gpus: int) -> Run:
