@@ -13,6 +13,7 @@ import json
 import math
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -285,3 +286,49 @@ def test_an_unknown_gpu_needs_gpu_to_write_a_file(monkeypatch, tmp_path):
     assert load_catalog([out]).gpu("a10").throughput["cv"] == 2.5
     # Without -o an unknown GPU is measured all the same.
     assert CliRunner().invoke(main, ["measure"]).exit_code == 0
+
+
+# --------------------------------------------------------------------------------------------
+# The H200 capture (tests/fixtures/measure/h200-*: planner measure --seconds 15 -o mine.csv
+# --format json on the device tool's one-GPU NVIDIA H200, 2026-12-01, with nvidia-smi
+# --query-gpu=timestamp,uuid,utilization.gpu,power.draw,memory.used --format=csv -l 1 logging
+# beside it: tests/fixtures/logs/h200-smi-measure.csv)
+
+MEASURE_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "measure"
+LOG_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def test_the_h200_capture_is_in_the_catalogs_unit():
+    data = json.loads((MEASURE_FIXTURES / "h200-measure.json").read_text())
+    assert data["device"]["name"] == "NVIDIA H200" and data["device"]["catalog_id"] == "h200"
+    per_second = {(r["model"], r["precision"]): r["per_second"] for r in data["runs"]}
+    # ResNet-50 in bf16: 4,684.39 images/s / 1,582 = 2.961; the transformer in bf16:
+    # 148,357.5 tokens/s / 58,368 = 2.542.
+    assert per_second[("resnet50", "mixed")] / 1582 == pytest.approx(2.961, abs=5e-4)
+    assert per_second[("transformer", "mixed")] / 58368 == pytest.approx(2.542, abs=5e-4)
+    assert relative_columns(per_second) == pytest.approx(
+        {k.removeprefix("throughput_"): v for k, v in data["throughput"].items()})
+    mine = load_catalog([MEASURE_FIXTURES / "h200-mine.csv"]).gpu("h200")
+    assert mine.throughput == {k.removeprefix("throughput_"): round(v, 3)
+                               for k, v in data["throughput"].items()}
+    assert mine.street_price == load_catalog().gpu("h200").street_price
+
+
+def test_calibrate_reads_the_log_taken_under_the_benchmark():
+    from planner.logs.figures import read_logs
+
+    c = read_logs([str(LOG_FIXTURES / "h200-smi-measure.csv")])
+    lines = (LOG_FIXTURES / "h200-smi-measure.csv").read_text().splitlines()[1:]
+    busy = [line for line in lines if ", 100 %," in line]
+    # 137 one-second samples, 66 of them at 100 % and a few at 2–18 %: about 67 busy seconds.
+    assert len(lines) == 137 and len(busy) == 66
+    assert c.gpus == 1
+    assert 66 <= c.busy_gpu_hours * 3600 <= 68
+    assert c.span_hours * 3600 == pytest.approx(137, abs=1)
+    # nvidia-smi's busy power agrees with NVML's mean over the timed steps (587–685 W a run).
+    runs = json.loads((MEASURE_FIXTURES / "h200-measure.json").read_text())["runs"]
+    nvml = sum(r["watts"] * r["seconds"] for r in runs) / sum(r["seconds"] for r in runs)
+    assert c.power_watts_busy == pytest.approx(nvml, rel=0.05)
+    assert c.power_watts_idle < 150
+    result = CliRunner().invoke(main, ["calibrate", str(LOG_FIXTURES / "h200-smi-measure.csv")])
+    assert result.exit_code == 0 and "gpu_hours_per_month:" in result.output
