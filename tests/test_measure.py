@@ -217,6 +217,7 @@ def test_a_measured_file_changes_the_plans_relative_speed(monkeypatch, tmp_path)
     assert calls[0][2]["catalog_id"] == "h200"  # found from the name "NVIDIA H200"
     assert "3,955 images/s" in result.output and "2.500" in result.output
     assert "1.801 cv" in result.output  # the built-in H200 figure beside it
+    assert "1.61× (resnet50) and 1.12× (transformer)" in result.output
 
     def speed(catalogs, workload):
         usage = {"version": 1, "catalogs": catalogs, "horizon_months": 12,

@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["MODELS", "REFERENCE_GPU", "Reference", "relative_columns", "relative_speed"]
+__all__ = ["H200_CHECK", "MODELS", "REFERENCE_GPU", "Reference", "relative_columns",
+           "relative_speed"]
 
 REFERENCE_GPU = "a100-80gb"
 """The catalog GPU whose mixed-precision throughput is 1.0 in every workload column."""
@@ -56,6 +57,13 @@ MODELS: dict[str, Reference] = {
         152.0 * BERT_SEQUENCE_TOKENS, 75.0 * BERT_SEQUENCE_TOKENS),
 }
 """The benchmark's models by name, with their references."""
+
+
+H200_CHECK = {"resnet50": 1.61, "transformer": 1.12}
+"""This benchmark's mixed-precision throughput over the catalog's derived figure for the same
+model, on an NVIDIA H200 on 2026-12-01 (ResNet-50: 2.961 against 2,616 / 1,582 × 1.110 =
+1.835; BERT-large: 2.542 against 301 / 152 × 1.149 = 2.275): how far a measured row reads above
+the built-in rows' scale (``pricing/CATALOG.md``, "Measured on your own GPU")."""
 
 
 def relative_speed(model: str, per_second: float) -> float:

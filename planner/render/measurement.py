@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from planner.measure.reference import H200_CHECK
 from planner.render import fmt
 
 if TYPE_CHECKING:
@@ -47,6 +48,11 @@ def measurement_text(measurement: Measurement,
                      ", ".join(f"{fmt.number(v, 3)} {k}" for k, v in figures.items())
                      or fmt.MISSING))
     lines += _table(rows)
+    lines += ["", ("Note: plain PyTorch on synthetic data. On an NVIDIA H200 this read "
+                   + " and ".join(f"{fmt.number(v, 2)}× ({m})" for m, v in H200_CHECK.items())
+                   + " the catalog's own figures for the same models, so a measured row "
+                   "overstates against built-in rows (pricing/CATALOG.md, \"Measured on your "
+                   "own GPU\").")]
     scaling = measurement.scaling()
     if scaling:
         lines += ["", ("Data-parallel scaling (DDP over NCCL): efficiency = throughput of N "
