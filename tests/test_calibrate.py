@@ -212,3 +212,112 @@ def test_dmon_with_a_clock_alone_crosses_midnight_and_skips_missing_values(tmp_p
     with pytest.raises(UserError) as caught:
         read_logs([str(log)])
     assert caught.value.problems[0].line == 3
+
+
+# --------------------------------------------------------------------------------------------
+# DCGM exporter metrics scraped to a file (planner calibrate, issue 14). The layout is
+# dcgm-exporter's own (NVIDIA/dcgm-exporter, internal/pkg/rendermetrics/render_metrics.go):
+# FIELD{gpu="0",UUID="GPU-…",pci_bus_id=…,device="nvidia0",modelName=…,Hostname=…} VALUE,
+# doubles printed with %f, under # HELP / # TYPE lines. tests/fixtures/logs/h200-dcgm*.prom
+# are the readings of h200-smi-measure.csv (a real H200 under planner measure) written in that
+# layout: one scrape per nvidia-smi sample, without timestamps (with # HELP/# TYPE) and with
+# them (the samples' milliseconds, no # lines).
+
+_DCGM_LABELS = ('gpu="{i}",UUID="GPU-{u}",pci_bus_id="00000000:0{i}:00.0",device="nvidia{i}",'
+                'modelName="NVIDIA H200",Hostname="node-1"')
+
+
+def _dcgm_scrape(values: dict[str, tuple[object, object]], stamp: str = "") -> str:
+    """One scrape: for each GPU letter its (utilization, power) as the exporter prints them,
+    with an SM clock line that is not read."""
+    lines = ["# HELP DCGM_FI_DEV_SM_CLOCK SM clock frequency (in MHz).",
+             "# TYPE DCGM_FI_DEV_SM_CLOCK gauge"]
+    lines += [f"DCGM_FI_DEV_SM_CLOCK{{{_DCGM_LABELS.format(i=i, u=u)}}} 1980{stamp}"
+              for i, u in enumerate(values)]
+    lines += ["# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).",
+              "# TYPE DCGM_FI_DEV_GPU_UTIL gauge"]
+    lines += [f"DCGM_FI_DEV_GPU_UTIL{{{_DCGM_LABELS.format(i=i, u=u)}}} {v[0]}{stamp}"
+              for i, (u, v) in enumerate(values.items()) if v[0] is not None]
+    lines += ["# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).",
+              "# TYPE DCGM_FI_DEV_POWER_USAGE gauge"]
+    lines += [f"DCGM_FI_DEV_POWER_USAGE{{{_DCGM_LABELS.format(i=i, u=u)}}} {v[1]}{stamp}"
+              for i, (u, v) in enumerate(values.items()) if v[1] is not None]
+    return "\n".join(lines) + "\n"
+
+
+def test_dcgm_scrapes_by_hand(tmp_path):
+    # GPU a: 100, 50, 0, 100 % (300, 200, 50, 300 W); GPU b: 100 % in the first two scrapes
+    # only (its first power is DCGM's integer blank, as older exporters printed it).
+    scrapes = [{"a": (100, "300.000000"), "b": (100, "9223372036854775794")},
+               {"a": (50, "200.000000"), "b": (100, "400.000000")},
+               {"a": (0, "50.000000"), "b": (None, None)},
+               {"a": (100, "300.000000"), "b": (None, None)}]
+    log = tmp_path / "dcgm.prom"
+    log.write_text("".join(_dcgm_scrape(s) for s in scrapes))
+    c = read_logs([str(log)])
+    # No timestamps: scrapes 30 s apart. a: Δt 30 s each (the last one the median, 30 s):
+    # busy 30 × (1 + 0.5 + 0 + 1) = 75 s over 0–120 s; b: 30 × (1 + 1) = 60 s over 0–60 s.
+    # Busy 135 s = 0.0375 h; span 120 s = 1/30 h; utilization 135 / (2 × 120) = 0.5625;
+    # a month 0.0375 / (1/30) × 730 = 821.25 h. Busy power (≥ 50 %): 300, 200, 300 and b's
+    # 400 (its blank skipped) → 300 W; idle: a's 50 W.
+    assert c.source == "dcgm-exporter" and c.gpus == 2
+    assert c.busy_gpu_hours == pytest.approx(0.0375)
+    assert c.span_hours == pytest.approx(1 / 30)
+    assert c.utilization == pytest.approx(0.5625)
+    assert c.gpu_hours_per_month == pytest.approx(821.25)
+    assert c.power_watts_busy == pytest.approx(300) and c.power_watts_idle == pytest.approx(50)
+
+
+def test_dcgm_timestamps_and_the_old_uuid_label(tmp_path):
+    # Prometheus timestamps [ms]: samples at 0, 10 and 40 s; the median of the intervals 10
+    # and 30 s, 20 s, stands for the last one: busy 10 × 1 + 30 × 0.25 + 20 × 1 = 37.5 s
+    # over 40 + 20 = 60 s. --use-old-namespace spells the label uuid.
+    start = 1_700_000_000_000
+    log = tmp_path / "stamped.prom"
+    log.write_text(
+        f'DCGM_FI_DEV_GPU_UTIL{{gpu="0",uuid="GPU-x"}} 100 {start}\n'
+        f'DCGM_FI_DEV_POWER_USAGE{{gpu="0",uuid="GPU-x"}} 500.000000 {start}\n'
+        f'DCGM_FI_DEV_GPU_UTIL{{gpu="0",uuid="GPU-x"}} 25 {start + 10_000}\n'
+        f'DCGM_FI_DEV_GPU_UTIL{{gpu="0",uuid="GPU-x"}} 100 {start + 40_000}\n'
+        f'DCGM_FI_DEV_POWER_USAGE{{gpu="0",uuid="GPU-x"}} 600.000000 {start + 40_000}\n')
+    c = read_logs([str(log)])
+    assert c.gpus == 1
+    assert c.busy_gpu_hours == pytest.approx(37.5 / 3600)
+    assert c.span_hours == pytest.approx(60 / 3600)
+    # Busy power: 500 and 600 W (the 25 % sample is neither busy nor idle).
+    assert c.power_watts_busy == pytest.approx(550) and c.power_watts_idle is None
+
+
+def test_dcgm_scrapes_of_a_real_h200_read_as_its_nvidia_smi_log():
+    smi = read_logs([str(FIXTURES / "h200-smi-measure.csv")])
+    stamped = read_logs([str(FIXTURES / "h200-dcgm-stamped.prom")])
+    plain = read_logs([str(FIXTURES / "h200-dcgm.prom")])
+    # The same readings at the same milliseconds: the same figures.
+    for field in ("gpus", "span_hours", "busy_gpu_hours", "utilization",
+                  "gpu_hours_per_month", "power_watts_busy", "power_watts_idle"):
+        assert getattr(stamped, field) == pytest.approx(getattr(smi, field), rel=1e-9), field
+    # Without timestamps: 137 scrapes 30 s apart, the same shares (nvidia-smi's intervals
+    # are 1.00–1.03 s, near enough even).
+    assert plain.span_hours == pytest.approx(137 * 30 / 3600)
+    assert plain.utilization == pytest.approx(smi.utilization, abs=0.005)
+    assert plain.gpu_hours_per_month == pytest.approx(smi.gpu_hours_per_month, rel=0.01)
+    assert plain.power_watts_busy == pytest.approx(smi.power_watts_busy)
+    result = CliRunner().invoke(main, ["calibrate", str(FIXTURES / "h200-dcgm.prom")])
+    assert result.exit_code == 0 and "From dcgm-exporter logs: 1 GPU" in result.output
+
+
+def test_unreadable_dcgm_lines_are_located(tmp_path):
+    log = tmp_path / "bad.prom"
+    log.write_text("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+                   'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} 50\n'
+                   'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} busy\n'
+                   "half a line\n")
+    with pytest.raises(UserError) as caught:
+        read_logs([str(log)])
+    assert [(p.line, "busy" in p.message) for p in caught.value.problems] == [
+        (3, True), (4, False)]
+    sacct = tmp_path / "sacct.txt"
+    sacct.write_text(SACCT)
+    log.write_text('DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} 50\n')
+    with pytest.raises(UserError, match="not both"):
+        read_logs([str(log), str(sacct)])

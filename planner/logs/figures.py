@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from planner.errors import Problem, UserError
+from planner.logs.dcgm import is_dcgm, read_dcgm
 from planner.logs.dmon import is_dmon, read_dmon
 from planner.logs.nvidia_smi import is_nvidia_smi, read_nvidia_smi
 from planner.logs.sacct import is_sacct, read_sacct
@@ -41,7 +42,7 @@ class Calibration:
     power_watts_busy: float | None
     power_watts_idle: float | None
     growth_per_year: float | None
-    source: str  # "nvidia-smi" or "sacct"
+    source: str  # "nvidia-smi", "dcgm-exporter" (or both, joined by " and "), or "sacct"
 
     def to_dict(self) -> dict:
         return {"gpus": self.gpus, "span_hours": self.span_hours,
@@ -70,6 +71,9 @@ def read_logs(paths: list[str], hours_per_month: float = 730.0) -> Calibration:
             if is_nvidia_smi(first):
                 kinds.add("nvidia-smi")
                 gpus += read_nvidia_smi(text[text.index(first):], path)
+            elif is_dcgm(first):
+                kinds.add("dcgm-exporter")
+                gpus += read_dcgm(text[text.index(first):], path)
             elif is_dmon(first):
                 kinds.add("nvidia-smi")
                 gpus += read_dmon(text[text.index(first):], path)
@@ -79,23 +83,38 @@ def read_logs(paths: list[str], hours_per_month: float = 730.0) -> Calibration:
             else:
                 problems.append(Problem(
                     "not a log planner can read: expected nvidia-smi --query-gpu=timestamp,"
-                    "utilization.gpu,… --format=csv, nvidia-smi dmon, or sacct --parsable2 "
-                    "with AllocTRES",
+                    "utilization.gpu,… --format=csv, nvidia-smi dmon, dcgm-exporter metrics "
+                    "(DCGM_FI_DEV_GPU_UTIL), or sacct --parsable2 with AllocTRES",
                     file=path, line=1))
         except UserError as err:
             problems += err.problems
-    if len(kinds) > 1:
+    if "sacct" in kinds and len(kinds) > 1:
         problems.append(Problem("read nvidia-smi logs or sacct output, not both at once (they "
                                 "would count the same work twice)", file=paths[0]))
     if problems:
         raise UserError(problems)
     if jobs:
         return _from_jobs(jobs, hours_per_month)
-    return _from_samples(gpus, hours_per_month, paths)
+    return _from_samples(_one_per_gpu(gpus), hours_per_month, paths,
+                         " and ".join(sorted(kinds)))
+
+
+def _one_per_gpu(gpus: list[GpuSamples]) -> list[GpuSamples]:
+    """The samples of a GPU found in several files (by its UUID) as one GPU's."""
+    merged: dict[str, GpuSamples] = {}
+    for samples in gpus:
+        into = merged.get(samples.gpu)
+        if into is None:
+            merged[samples.gpu] = samples
+            continue
+        into.times += samples.times
+        into.utilization += samples.utilization
+        into.power += samples.power
+    return list(merged.values())
 
 
 def _from_samples(gpus: list[GpuSamples], hours_per_month: float,
-                  paths: list[str]) -> Calibration:
+                  paths: list[str], source: str) -> Calibration:
     times, dts, busy_share, power = [], [], [], []
     last_end = -math.inf
     for gpu in gpus:
@@ -125,7 +144,7 @@ def _from_samples(gpus: list[GpuSamples], hours_per_month: float,
         utilization=total / (len(gpus) * span_hours),
         gpu_hours_per_month=total / span_hours * hours_per_month,
         power_watts_busy=_mean(watts[share >= 0.5]), power_watts_idle=_mean(watts[share == 0]),
-        growth_per_year=fitted_growth(t, busy), source="nvidia-smi")
+        growth_per_year=fitted_growth(t, busy), source=source)
 
 
 def _from_jobs(jobs: list[Job], hours_per_month: float) -> Calibration:
