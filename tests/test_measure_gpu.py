@@ -51,3 +51,24 @@ def test_a_short_benchmark_on_the_gpu():
     assert all(r.per_second > 0 and r.seconds >= 0.5 for r in single)
     if m.device.count > 1:
         assert all(0 < e < 1.5 for _, e in m.scaling())
+
+
+@pytest.mark.gpu
+@gpu
+def test_the_data_parallel_path_runs():
+    # The DDP run (spawned processes, NCCL, DistributedDataParallel, the result sent back)
+    # on as many GPUs as there are, one of them too; NVLink multicast off in every process.
+    import torch
+
+    from planner.measure.models import GptShape
+
+    small = GptShape(layers=2, width=256, heads=4, feed_forward=1024, tokens=128,
+                     vocabulary=1000)
+    for gpus in sorted({1, torch.cuda.device_count()}):
+        spec = bench.Spec("transformer", "mixed", batch=8, seconds=0.0, warmup=2, steps=5,
+                          shape=small)
+        run = bench._parallel(spec, gpus)
+        assert (run.gpus, run.steps, run.batch) == (gpus, 5, 8)
+        # 5 steps of 8 sequences of 128 tokens on each GPU.
+        assert run.per_second == pytest.approx(gpus * 5 * 8 * 128 / run.seconds)
+    assert bench.ENVIRONMENT["NCCL_NVLS_ENABLE"] == "0"
