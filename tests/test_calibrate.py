@@ -8,6 +8,7 @@ bf16 matrix multiply ran for 12 s, paused 5 s and ran 6 s more; ``h200-dmon*.txt
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import math
 from pathlib import Path
@@ -321,3 +322,123 @@ def test_unreadable_dcgm_lines_are_located(tmp_path):
     log.write_text('DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} 50\n')
     with pytest.raises(UserError, match="not both"):
         read_logs([str(log), str(sacct)])
+
+
+# --------------------------------------------------------------------------------------------
+# Streaming: the readings are read twice, never held (planner/logs/figures.py)
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from planner.logs.figures import _from_samples, read_log_lines
+from planner.logs.samples import GpuSamples
+
+_FIELDS = ("gpus", "span_hours", "busy_gpu_hours", "utilization", "gpu_hours_per_month",
+           "power_watts_busy", "power_watts_idle", "growth_per_year")
+
+
+def _smi_lines(readings: dict[str, list[tuple[float, int, float | None]]]) -> list[str]:
+    lines = ["timestamp, uuid, utilization.gpu [%], power.draw [W]\n"]
+    for gpu, rows in readings.items():
+        for t, u, w in rows:
+            stamp = _dt.datetime.fromtimestamp(t, _dt.timezone.utc)
+            lines.append(f"{stamp:%Y/%m/%d %H:%M:%S.%f}"[:-3]
+                         + f", {gpu}, {u} %, {'[N/A]' if w is None else f'{w} W'}\n")
+    return lines
+
+
+_READINGS = st.dictionaries(
+    st.sampled_from(["GPU-a", "GPU-b", "GPU-c"]),
+    st.lists(st.tuples(st.integers(1, 5_000_000), st.integers(0, 100),
+                       st.one_of(st.none(), st.integers(50, 700))), min_size=2, max_size=12),
+    min_size=1)
+
+
+@given(_READINGS, st.booleans())
+def test_the_streamed_figures_equal_those_of_the_readings_held(raw, shuffled):
+    # Each GPU's readings at cumulative gaps of 1 ms to 5,000 s (months apart for growth,
+    # gaps beyond 5 medians too), streamed; the same readings held and sorted in memory give
+    # the same figures. Shuffled, the streaming pass finds them out of order and sorts them.
+    start = 1_700_000_000.0
+    readings = {}
+    for gpu, rows in raw.items():
+        t, out = start, []
+        for gap_ms, u, w in rows:
+            t += gap_ms / 1000.0
+            out.append((round(t, 3), u, w))
+        readings[gpu] = out
+    lines = _smi_lines(readings)
+    if shuffled:
+        lines = [lines[0], *reversed(lines[1:])]
+    streamed = read_log_lines([("log.csv", lambda: iter(lines))])
+    held = []
+    for gpu, rows in readings.items():
+        samples = GpuSamples(gpu)
+        for t, u, w in rows:
+            samples.add(t, u, w)
+        held.append(samples)
+    expected = _from_samples(held, 730.0, ["log.csv"], "nvidia-smi")
+    for field in _FIELDS:
+        got, want = getattr(streamed, field), getattr(expected, field)
+        assert (got is None) == (want is None), field
+        if want is not None:
+            assert got == pytest.approx(want, rel=1e-6, abs=1e-9), field
+
+
+def _dmon_lines(count: int):
+    """``count`` lines of plain dmon output for 8 GPUs (no time columns: one second apart),
+    made as they are read."""
+    rows = [f"    {g}    {300 if u else 80}    {u}\n" for u in (100, 0, 50) for g in range(8)]
+
+    def lines():
+        yield "# gpu    pwr     sm\n"
+        yield "# Idx      W      %\n"
+        for i in range(count):
+            yield rows[i % 24]
+    return lines
+
+
+def test_memory_does_not_grow_with_the_log():
+    import tracemalloc
+
+    peaks = []
+    for count in (24_000, 240_000):
+        tracemalloc.start()
+        try:
+            c = read_log_lines([("dmon.txt", _dmon_lines(count))])
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        # Each GPU: count / 8 seconds, a third of them at 100 % and a third at 50 %.
+        assert c.gpus == 8 and c.span_hours == pytest.approx(count / 8 / 3600)
+        assert c.utilization == pytest.approx(0.5)
+    # Ten times the lines, not ten times the memory: what is held does not grow with them
+    # (held readings would take some 100 bytes each, 18 MB more for the longer log).
+    assert peaks[1] < peaks[0] + 100_000, peaks
+
+
+def test_a_ten_million_line_log_in_bounded_memory():
+    # 10^7 lines (a year and more of 1 s dmon samples of 8 GPUs' worth of lines), made as
+    # they are read, in a fresh interpreter: its peak resident memory grows by less than
+    # 64 MiB over what it had before reading (holding the readings would take over 500 MB).
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import resource, sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+        from test_calibrate import _dmon_lines
+        from planner.logs.figures import read_log_lines
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        c = read_log_lines([("dmon.txt", _dmon_lines(10_000_000))])
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print(c.gpus, c.span_hours, c.utilization, (after - before) * 1024)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    gpus, span_hours, utilization, grown = int(out[0]), *map(float, out[1:])
+    # 1,250,000 one-second samples a GPU: 347.2 hours; utilization (100 + 0 + 50) / 3 %.
+    assert gpus == 8 and span_hours == pytest.approx(1_250_000 / 3600)
+    assert utilization == pytest.approx(0.5, abs=1e-5)  # 10^7 is not a multiple of 24
+    assert grown < 64 * 2**20

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Iterator
 
 from planner.errors import Problem, UserError
-from planner.logs.samples import GpuSamples
+from planner.logs.samples import GpuSamples, Sample, collect
 
-__all__ = ["SCRAPE_SECONDS", "is_dcgm", "read_dcgm"]
+__all__ = ["SCRAPE_SECONDS", "dcgm_samples", "is_dcgm", "read_dcgm"]
 
 UTILIZATION, POWER = "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_POWER_USAGE"
 #: Seconds between scrapes without timestamps: dcgm-exporter's default collection interval.
@@ -46,11 +47,20 @@ def is_dcgm(first_line: str) -> bool:
 def read_dcgm(text: str, file: str) -> list[GpuSamples]:
     """The GPUs of one scraped file and their samples; a line that is not a Prometheus
     sample is a user error naming the file and the line."""
-    utilization: dict[str, list[tuple[object, float, float | None]]] = {}
-    power: dict[tuple[str, object], float | None] = {}
+    return collect(dcgm_samples(text.splitlines(), file))
+
+
+def dcgm_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:
+    """The readings of a scraped file's ``lines``, one at a time, each with the power of its
+    scrape; once all are read, a user error naming every line that could not be.
+
+    A GPU's utilization waits for the power of the same scrape until that GPU's next
+    utilization (its next scrape) or the end of the file; a GPU or two a scrape are held,
+    never the whole file."""
+    held: dict[str, tuple[object, float, float | None, float | None]] = {}
     seen: dict[tuple[str, str], int] = {}
     problems = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -74,22 +84,31 @@ def read_dcgm(text: str, file: str) -> list[GpuSamples]:
         count = seen.get((name, gpu), 0)
         seen[(name, gpu)] = count + 1
         scrape = int(match["ms"]) if match["ms"] else count
+        waiting = held.get(gpu)
         if name == UTILIZATION:
+            if waiting is not None and waiting[0] != scrape:
+                yield from _ready(gpu, held.pop(gpu))
+                waiting = None
             when = int(match["ms"]) / 1000.0 if match["ms"] else count * SCRAPE_SECONDS
-            utilization.setdefault(gpu, []).append((scrape, when, value))
-        else:
-            power[(gpu, scrape)] = value
+            power = waiting[3] if waiting is not None else None
+            held[gpu] = (scrape, when, value, power)
+        elif waiting is not None and waiting[0] == scrape:
+            held[gpu] = (*waiting[:3], value)
+        elif waiting is None or waiting[0] != scrape:
+            if waiting is not None:
+                yield from _ready(gpu, held.pop(gpu))
+            held[gpu] = (scrape, math.nan, None, value)  # power before its utilization
+    for gpu, waiting in held.items():
+        yield from _ready(gpu, waiting)
     if problems:
         raise UserError(problems)
-    gpus = []
-    for gpu, rows in utilization.items():
-        samples = GpuSamples(gpu)
-        for scrape, when, busy in rows:
-            if busy is not None:  # a sample without utilization says nothing of the work
-                samples.add(when, busy, power.get((gpu, scrape)))
-        if samples.times:
-            gpus.append(samples)
-    return gpus
+
+
+def _ready(gpu: str, waiting: tuple) -> Iterator[Sample]:
+    """A held reading, once its scrape is over (none without a utilization)."""
+    _, when, busy, power = waiting
+    if busy is not None and not math.isnan(when):
+        yield gpu, when, busy, power
 
 
 def _gpu(labels: dict[str, str], file: str) -> str:
