@@ -119,3 +119,78 @@ class GpuMapper:
             problems.append((lines[0], message))
         return problems
 
+
+
+# --------------------------------------------------------------------------------------------
+# Export and `planner gpus`: catalog GPU id -> the accelerator names SkyPilot gives it.
+#
+# SKYPILOT_NAMES: the GPU's AcceleratorName in SkyPilot's catalog (skypilot-org/
+# skypilot-catalog catalogs/v8/common/accelerators.csv, commit
+# d4d53f0e1e9df6bcab64b96fe032ebbe43a4f0ce), the name `sky launch --gpus` takes: the names of
+# ACCELERATORS above in SkyPilot's spelling (H100, A100-80GB, L4, RTX4090, RTXA4500). Where the
+# catalog has two names for a card, the one SkyPilot's Kubernetes GPU names share
+# (CANONICAL_GPU_NAMES of skypilot-org/skypilot sky/utils/gpu_names.py, commit
+# 4e419473d532290b3837fe09c6cb2dc6d9f79f82: A6000, not RTXA6000). GB200 is only in that list;
+# RTX3080 is an earlier catalog's name, also what SkyPilot's Kubernetes label rule makes of
+# NVIDIA-GeForce-RTX-3080. GPUs SkyPilot names nowhere (GTX 1080 Ti, RTX 2080 Ti, Quadro RTX
+# 8000) are absent: they cannot be exported to SkyPilot.
+SKYPILOT_NAMES = {
+    "t4": "T4",
+    "a10": "A10",
+    "a10g": "A10G",
+    "l4": "L4",
+    "l40": "L40",
+    "l40s": "L40S",
+    "a40": "A40",
+    "v100-16gb": "V100",
+    "v100-32gb": "V100-32GB",
+    "p100": "P100",
+    "k80": "K80",
+    "m60": "M60",
+    "a100-40gb": "A100",
+    "a100-80gb": "A100-80GB",
+    "a100-80gb-pcie": "A100-80GB",
+    "h100-80gb": "H100",
+    "h100-80gb-pcie": "H100",
+    "h100-nvl": "H100-NVL",
+    "h200": "H200",
+    "gh200": "GH200",
+    "b200": "B200",
+    "gb200": "GB200",
+    "mi300x": "MI300X",
+    "rtx-a6000": "A6000",
+    "rtx-a5000": "A5000",
+    "rtx-a4500": "RTXA4500",
+    "rtx-a4000": "A4000",
+    "rtx-6000-ada": "RTX6000-Ada",
+    "rtx-4000-ada": "RTX4000-Ada",
+    "quadro-rtx-6000": "RTX6000",
+    "rtx-3080": "RTX3080",
+    "rtx-3090": "RTX3090",
+    "rtx-4090": "RTX4090",
+    "rtx-5090": "RTX5090",
+    "rtx-pro-6000-blackwell": "RTXPRO6000",
+    "quadro-m4000": "M4000",
+}
+
+# The other name SkyPilot gives a card on Kubernetes, where it names a node's GPU by the first
+# of CANONICAL_GPU_NAMES (same file) found as a word in NVIDIA's product label: an H100 SXM
+# (NVIDIA-H100-80GB-HBM3) is "H100-80GB" there, an H100 NVL (NVIDIA-H100-NVL) "H100". An
+# export prices these names too, so that the price applies on either side.
+SKYPILOT_KUBERNETES_NAMES = {
+    "h100-80gb": ("H100-80GB",),
+    "h100-nvl": ("H100",),
+}
+
+
+def skypilot_names(gpu_id: str) -> tuple[str, ...]:
+    """The accelerator names SkyPilot gives the catalog GPU ``gpu_id``: its catalog name first,
+    then its other Kubernetes name; empty where SkyPilot has none.
+
+    >>> skypilot_names("H100-80GB-PCIe"), skypilot_names("h100-80gb"), skypilot_names("k1")
+    (('H100',), ('H100', 'H100-80GB'), ())
+    """
+    key = gpu_id.strip().lower()
+    if key not in SKYPILOT_NAMES:
+        return ()
+    return (SKYPILOT_NAMES[key], *SKYPILOT_KUBERNETES_NAMES.get(key, ()))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from planner.cli.common import fail
+from planner.cli.common import epilog, fail
 
 __all__ = ["calibrate"]
 
 
-@click.command()
+@click.command(epilog=epilog("planner calibrate gpu.csv > demand.yaml",
+                             "planner calibrate sacct.txt --format json"))
 @click.argument("logs", nargs=-1, required=True, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
               show_default=True, help="A demand: block for usage.yaml, or the figures as JSON.")

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import click
 
-from planner.cli.common import catalog_option, fail, open_catalog
+from planner.cli.common import catalog_option, epilog, fail, open_catalog
 
 __all__ = ["catalog_import"]
 
 
-@click.command("import")
+@click.command("import", epilog=epilog(
+    "planner catalog import vms.csv --as-of 2026-11-01 -o clouds-aws.csv",
+    "planner catalog import quotes.csv --provider acme --currency EUR -o -"))
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", metavar="OUT.csv",
               help="Catalog file to write (default: clouds-PROVIDER.csv in the current folder); "

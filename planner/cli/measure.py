@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from planner.cli.common import fail
+from planner.cli.common import epilog, fail
 
 __all__ = ["measure"]
 
@@ -15,7 +15,9 @@ MODELS = ("resnet50", "transformer")
 PRECISIONS = ("mixed", "fp32")
 
 
-@click.command()
+@click.command(epilog=epilog("planner measure -o mine.csv   (then catalogs: [mine.csv] in usage.yaml)",
+                             "planner measure --model resnet50 --precision mixed --seconds 30",
+                             "planner measure --gpus 4 --format json > scaling.json"))
 @click.option("--model", "models", multiple=True, type=click.Choice(MODELS),
               help="A model to train (default: both); may be given more than once.")
 @click.option("--precision", "precisions", multiple=True, type=click.Choice(PRECISIONS),
@@ -40,8 +42,6 @@ def measure(models: tuple[str, ...], precisions: tuple[str, ...], seconds: float
     GPUs and print their throughput, power and speed relative to the catalog's reference GPU.
 
     Needs PyTorch (pip install 'gpu-planner[measure]') and a CUDA GPU.
-
-    Example: planner measure -o mine.csv, then catalogs: [mine.csv] in usage.yaml
     """
     from planner.errors import Problem, UserError, closest
     from planner.measure import bench

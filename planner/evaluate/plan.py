@@ -190,6 +190,22 @@ def load(source: str | os.PathLike | Mapping[str, Any],
     return Plan.load(source, catalogs)
 
 
+def load_text(text: str | bytes, catalogs: Iterable[str | os.PathLike] = (), *,
+              name: str | None = None, base_dir: str | os.PathLike | None = None) -> Plan:
+    """Load and validate usage YAML given as text (standard input on the command line).
+
+    ``name`` is what problems call it (default ``<stdin>``; the title then defaults to
+    ``plan``). Relative ``catalogs:`` paths in it resolve against ``base_dir`` (default: the
+    current folder).
+    """
+    from planner.usage.load import STDIN, load_usage_text
+
+    base_dir = Path(base_dir) if base_dir is not None else Path.cwd()
+    extra = _existing(catalogs)
+    document = load_usage_text(text, name=name or STDIN, checks=catalog_checks(base_dir, extra))
+    return Plan._from(document, document.data, base_dir, extra)
+
+
 def _existing(paths: Iterable[str | os.PathLike]) -> tuple[Path, ...]:
     """The given catalog files; a missing one is a user error."""
     out = tuple(Path(p) for p in paths)
