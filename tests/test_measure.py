@@ -13,6 +13,7 @@ import json
 import math
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -200,9 +201,8 @@ def _fake_gpu(monkeypatch, measurement=FAKE, device=H200):
 
     def fake_measure(models, precisions, **kwargs):
         calls.append((tuple(models), tuple(precisions), kwargs))
-        return Measurement(device=measurement.device.__class__(
-            **{**measurement.device.__dict__, "catalog_id": kwargs["catalog_id"]}),
-            date=measurement.date, runs=measurement.runs)
+        return replace(measurement, device=replace(measurement.device,
+                                                   catalog_id=kwargs["catalog_id"]))
 
     monkeypatch.setattr(bench, "measure", fake_measure)
     return calls

@@ -69,8 +69,9 @@ def dmon_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:
         if key is None:
             key = keys[cells[index]] = f"{file}#{cells[index]}"
         if when is None:  # no time columns: the GPU's n-th line is at n seconds
-            when = float(counts.get(key, 0))
-            counts[key] = counts.get(key, 0) + 1
+            nth = counts.get(key, 0)
+            counts[key] = nth + 1
+            when = float(nth)
         yield key, when, busy, power
     if problems:
         raise UserError(problems)
