@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import click
 
-from planner.cli import calibrate, catalog, diff, export, gpus, init, report, sweep
+from planner.cli import calibrate, catalog, diff, export, gpus, init, measure, report, sweep
 
 __all__ = ["main"]
 
@@ -51,3 +51,4 @@ main.add_command(gpus.gpus)  # planner gpus (issue 15)
 # issue 16: what-ifs and a first usage file
 main.add_command(sweep.sweep)
 main.add_command(init.init)
+main.add_command(measure.measure)  # planner measure (issue 14)
