@@ -21,12 +21,13 @@ from planner.render.charts.style import (
     month_ticks,
     option_styles,
 )
-from planner.render.charts.svg import draw_axes
+from planner.render.charts.svg import figure_axes, svg_of
 from planner.render.content import marked_break_even
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     from planner.result import Result
 
@@ -98,6 +99,11 @@ def _purchase_step(result: Result, name: str) -> tuple[int, float] | None:
 
 
 def cumulative_cost(result: Result) -> str | None:
+    """The chart of :func:`cumulative_cost_figure` as inline SVG."""
+    return svg_of(cumulative_cost_figure(result), "cumulative")
+
+
+def cumulative_cost_figure(result: Result) -> Figure | None:
     """Cumulative cost over the horizon per feasible option, break-even months marked."""
     data = result.data
     drawn = [row for row in data["options"] if row["feasible"] and row.get("monthly_cost")]
@@ -117,7 +123,7 @@ def cumulative_cost(result: Result) -> str | None:
             ax.figure, [[ax]], legend_rows=legend_rows, right=12.0))
         return t("label.cumulative")
 
-    return draw_axes("cumulative", 2.95, draw)
+    return figure_axes("cumulative", 2.95, draw)
 
 
 def _draw_cumulative(ax: Axes, drawn: list[dict[str, Any]], styles: dict[str, dict[str, Any]],
@@ -161,6 +167,11 @@ def _mark_break_even_months(ax: Axes, result: Result, curves: dict[str, Any],
 
 
 def cost_vs_usage(result: Result) -> str | None:
+    """The chart of :func:`cost_vs_usage_figure` as inline SVG."""
+    return svg_of(cost_vs_usage_figure(result), "usage")
+
+
+def cost_vs_usage_figure(result: Result) -> Figure | None:
     """Cost over the horizon against monthly usage, break-even usage levels marked."""
     frame = result.cost_vs_usage
     if frame is None or frame.empty:
@@ -188,7 +199,7 @@ def cost_vs_usage(result: Result) -> str | None:
             ax.figure, [[ax]], legend_rows=legend_rows, right=14.0))
         return t("label.usage")
 
-    return draw_axes("usage", 2.95, draw)
+    return figure_axes("usage", 2.95, draw)
 
 
 def _draw_usage(ax: Axes, result: Result, curves: list[tuple[str, Any]]) -> None:
