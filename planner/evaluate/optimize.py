@@ -211,6 +211,7 @@ def optimize(plan) -> MixResult:
         raise UserError([plan.document.problem(
             "mix", "no mix of these options serves the demand: see the options' reasons in "
                    "planner report", at="key")])
+
     def find(setting: dict[str, tuple[int, int]]) -> int | None:
         """The candidate of ``setting`` (member → (machines, month)); None beyond the grid."""
         position = []
