@@ -708,7 +708,10 @@ PROVIDERS = {
             "(other regions differ: estimate); estimate: not refreshed since 2026-01-21, the "
             "skypilot-catalog v8 snapshot read here (00148f2, undated) gives the same on-demand "
             "prices for p4de and p5, and the Price List fetcher (pricing/fetch/aws.py) needs "
-            "the network (2026-12)"
+            "the network (2026-12); the us-east-1 on-demand prices of p4d (21.957642), p4de "
+            "(27.44705) and p5 (55.04) were the same on 2026-11-09 (github.com/datareceipts/"
+            "data-receipts, 109-gpu-pricing/hyperscalers.json), but the rows keep the extract's "
+            "date because their reserved prices were not re-checked"
         ),
     ),
     "gcp": Provider(
