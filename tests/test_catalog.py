@@ -213,7 +213,9 @@ def test_free_tiers_are_plausible(catalog):
         ("aws/p5.48xlarge", "us-east-1", 55.04, None, None),
         ("gcp/a2-highgpu-1g", "us-central1", 3.67339, 1.92802, 2.31421),
         ("azure/Standard_NC96ads_A100_v4", "westus3", 14.692, 1.61612, None),
-        ("runpod/1x_A100-80GB_SECURE", "*", 1.64, 1.19, None),
+        # runpod.io/pricing secure A100 PCIe 1.79/GPU-h, as transcribed on 2026-11-09 (and by
+        # RunPod's API on 2026-10-19); no dated spot price, so none
+        ("runpod/1x_A100-80GB_SECURE", "*", 1.79, None, None),
         ("lambda/gpu_1x_h100_sxm5", "*", 4.29, None, None),
     ],
 )

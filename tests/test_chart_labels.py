@@ -41,7 +41,8 @@ def phd_plan() -> dict:
             {"name": "desktop-4090", "own": {"gpu": "rtx-4090", "system_price": 1200}},
             {"name": "runpod-4090", "cloud": "runpod/1x_RTX4090_SECURE"},
             {"name": "runpod-a6000", "cloud": "runpod/1x_RTXA6000_SECURE"},
-            {"name": "runpod-4090-spot", "cloud": "runpod/1x_RTX4090_SECURE",
+            # the RTX 4090 pod's 2026-09 row has no spot price; the A6000 pod's still has one
+            {"name": "runpod-a6000-spot", "cloud": "runpod/1x_RTXA6000_SECURE",
              "pricing": "spot"},
             {"name": "kaggle", "free_tier": "kaggle", "fallback": "runpod-a6000"},
         ],

@@ -11,7 +11,9 @@ REFERENCE_DIR holds ``gpu_hardware_specs.csv``, ``epoch_ml_hardware_trimmed.csv`
 data, each value with its source, lives below (per-provider constants of the extract's five
 clouds, street prices, throughput estimates) and in ``pricing/tools/curated/``: the further
 cloud providers (``cloud_providers.csv``, ``cloud_instances.csv``) and the systems table
-(``systems.csv``). ``--out`` defaults to the package's data folder.
+(``systems.csv``). A curated instance row of a provider the extract also covers (runpod)
+replaces the built row of the same (id, region) whole: what the curated row leaves empty is
+not taken from the older built row. ``--out`` defaults to the package's data folder.
 
 Rows in ``curated/refreshed_clouds.csv``, written by ``pricing/tools/refresh.py`` from a
 skypilot-catalog checkout and the fetchers, are laid over the built clouds rows per (id, region).
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pricing.catalog import TABLES, load_catalog, parse_as_of
-from pricing.cloud_merge import overlay_clouds
+from pricing.cloud_merge import cloud_key, overlay_clouds
 
 EPOCH = "https://epoch.ai/data/machine-learning-hardware"
 LAMBDA_BENCH = "https://github.com/lambdal/deeplearning-benchmark"
@@ -218,6 +220,17 @@ STREET_PRICES = {
         "survey as H100 and H200, +-20-40%; replaces Lambda's 2025-12-10 assumption of "
         "$50,000 (estimate: not refreshed past mid-2026, the newest dated public figure "
         "found, 2026-12)",
+        newer=True,
+    ),
+    "rtx-4090": StreetPrice(
+        1900,
+        "2026-05",
+        "https://runlocalai.co/guides/best-gpu-for-local-ai-2026",
+        "street_price: midpoint of the $1,800-2,000 new retail price of the cards 'in shops or "
+        "on the used market in May 2026' (runlocalai.co, 'Best GPU for local AI in 2026'; used "
+        "$1,400-1,700); replaces Lambda's 2024-07-24 assumption of $2,125 (estimate: not "
+        "refreshed past 2026-05, the newest dated public figure found; no street price within "
+        "the planner's 180-day threshold, 2026-12)",
         newer=True,
     ),
     "h200": StreetPrice(
@@ -695,7 +708,10 @@ PROVIDERS = {
             "(other regions differ: estimate); estimate: not refreshed since 2026-01-21, the "
             "skypilot-catalog v8 snapshot read here (00148f2, undated) gives the same on-demand "
             "prices for p4de and p5, and the Price List fetcher (pricing/fetch/aws.py) needs "
-            "the network (2026-12)"
+            "the network (2026-12); the us-east-1 on-demand prices of p4d (21.957642), p4de "
+            "(27.44705) and p5 (55.04) were the same on 2026-11-09 (github.com/datareceipts/"
+            "data-receipts, 109-gpu-pricing/hyperscalers.json), but the rows keep the extract's "
+            "date because their reserved prices were not re-checked"
         ),
     ),
     "gcp": Provider(
@@ -807,10 +823,18 @@ def build_clouds(ref: Path) -> list[dict[str, str]]:
                 "notes": "; ".join(notes),
             }
         )
-    rows += curated_clouds(CURATED)
+    rows = replace_rows(rows, curated_clouds(CURATED))
     rows = refreshed_clouds(rows, CURATED / "refreshed_clouds.csv")
     rows.sort(key=lambda r: (r["provider"], r["instance"].lower(), r["region"]))
     return rows
+
+
+def replace_rows(rows: list[dict[str, str]], curated: list[dict[str, str]]) -> list[dict[str, str]]:
+    """``rows`` without those a ``curated`` row names by (id, region), then ``curated``: a
+    curated row replaces a built one whole (its empty cells stay empty, so no older spot or
+    reserved price hides in a newer row)."""
+    named = {cloud_key(r) for r in curated}
+    return [r for r in rows if cloud_key(r) not in named] + curated
 
 
 def refreshed_clouds(rows: list[dict[str, str]], path: Path) -> list[dict[str, str]]:
@@ -825,7 +849,9 @@ def refreshed_clouds(rows: list[dict[str, str]], path: Path) -> list[dict[str, s
 # currency, data date, sources, billing increment, storage price and a note) and
 # curated/cloud_instances.csv (one row per instance type and region; notes per row).
 # ``reserved_1y_monthly_subscription`` is a price per month of a monthly subscription; the
-# catalog's reserved_1y is that price / 730 (a year bought month by month).
+# catalog's reserved_1y is that price / 730 (a year bought month by month). An instance row's
+# ``as_of`` and ``source``, where given, replace the provider's (a row read from another dated
+# page than the provider's other rows).
 HOURS_PER_MONTH = 730
 
 
@@ -865,8 +891,8 @@ def curated_clouds(folder: Path) -> list[dict[str, str]]:
                 "interruptions_per_hour": fmt(SPOT_INTERRUPTIONS_PER_HOUR) if spot else "",
                 "storage_per_gb_month": info["storage_per_gb_month"],
                 "currency": info["currency"],
-                "as_of": info["as_of"],
-                "source": info["source"],
+                "as_of": src.get("as_of") or info["as_of"],
+                "source": src.get("source") or info["source"],
                 "notes": "; ".join(notes),
             }
         )

@@ -8,7 +8,8 @@
 - :func:`sensitivity`: a tornado of the break-even month as each key input moves;
 - :func:`free_tiers`: sessions a week and days a job waits on each free tier;
 - :func:`drivers`: which uncertain inputs drive the spread of the answer;
-- :func:`cumulative_bands`: cumulative cost under uncertainty, P5–P95 per option;
+- :func:`cumulative_bands`: cumulative cost under uncertainty, P5–P95 per option
+  (:func:`glance_bands`: the same at the first page's size, in place of the ranking);
 - :func:`best_mix`: the best mix's present value against the machines owned (SPEC §6).
 
 Each function takes a :class:`planner.result.Result` and returns an ``<svg>`` element as text
@@ -25,7 +26,7 @@ are :mod:`.bars`, :mod:`.lines`, :mod:`.breakdown` and :mod:`.tornado`.
 """
 
 from planner.render.charts import svg
-from planner.render.charts.bands import cumulative_bands
+from planner.render.charts.bands import cumulative_bands, glance_bands
 from planner.render.charts.bars import free_tiers, ranking, ranking_figure
 from planner.render.charts.breakdown import monthly_breakdown, monthly_breakdown_figure
 from planner.render.charts.drivers import drivers
@@ -40,7 +41,6 @@ from planner.render.charts.style import GROUP_STYLES
 from planner.render.charts.tornado import sensitivity, sensitivity_figure
 
 __all__ = ["GROUP_STYLES", "best_mix", "cost_vs_usage", "cost_vs_usage_figure",
-           "cumulative_bands",
-           "cumulative_cost", "cumulative_cost_figure", "drivers", "free_tiers",
+           "cumulative_bands", "cumulative_cost", "cumulative_cost_figure", "drivers", "free_tiers", "glance_bands",
            "monthly_breakdown", "monthly_breakdown_figure", "ranking", "ranking_figure",
            "sensitivity", "sensitivity_figure", "svg"]
