@@ -187,6 +187,8 @@ class Result:
     cost-against-usage curves cannot tell). ``same_as_cheapest`` names the feasible options
     that serve none of their demand and pass it to the cheapest at the same cost
     (:func:`planner.engine.answer.same_as_cheapest`): the cheapest under another name.
+    ``mix_result`` is the best mix of the file's ``mix``
+    (:class:`planner.evaluate.optimize.MixResult`), None without one.
     """
 
     data: dict[str, Any]
@@ -210,6 +212,12 @@ class Result:
     # -- the plan's own warnings (issue 10: dates that mean what they say, plausibility) --
     plan_warnings: list[Message] = field(default_factory=list)
     same_as_cheapest: list[str] = field(default_factory=list)
+    # -- the best mix (SPEC §6): the search of the file's mix, None without one; the JSON's
+    # ``mix`` object is its to_dict() --
+    mix_result: Any = None
+    #: Own options bought after month 0 (SPEC §6): name → purchase month p; the report prints
+    #: it and draws the purchase as a step at t = p. [month]
+    purchase_months: dict[str, int] = field(default_factory=dict)
 
     def warnings_at(self, date: datetime.date | None = None) -> list[Message]:
         """The plan's own warnings (values probably not meant, each located) and, when the

@@ -314,6 +314,13 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
     doc["options"] = options
     if not longest and draw(st.floats(0, 1)) < 0.12:
         doc["uncertainty"] = draw(uncertainties(doc))
+    # the best mix (SPEC §6, planner optimize): an own option, then a cloud option it may
+    # overflow to
+    if not longest and draw(st.floats(0, 1)) < 0.1:
+        pairs = [(o["name"], c["name"]) for o in options for c in options
+                 if "own" in o and "cloud" in c and o.get("overflow") in (None, c["name"])]
+        if pairs:
+            doc["mix"] = list(draw(st.sampled_from(pairs)))
     return doc
 
 
@@ -508,6 +515,7 @@ def check_result(d: dict[str, Any]) -> None:
             "ties go to the first option in file order unless it serves none of its demand")
         assert cheapest in tied
     _check_uncertainty(d)
+    _check_mix(d)
     for pair in d["break_even"]:
         own, versus = rows[pair["own"]], rows[pair["versus"]]
         assert own["kind"] == "own" and pair["own"] != pair["versus"]
@@ -518,6 +526,24 @@ def check_result(d: dict[str, Any]) -> None:
         assert pair["system_hours"] is None or pair["system_hours"] >= -1e-9
         level = pair["gpu_hours_per_month"]
         assert level is None or level >= 0
+
+
+def _check_mix(d: dict[str, Any]) -> None:
+    """The best mix (SPEC §6): finite figures, a sentence, every alternative at or above the
+    best (the best is the lowest of the candidates; one commitment more or fewer cannot beat
+    the best ladder)."""
+    mix = d.get("mix")
+    if mix is None:
+        return
+    assert isinstance(mix["description"], str) and mix["description"]
+    assert math.isfinite(mix["present_value"]) and math.isfinite(mix["total_cost"])
+    assert mix["candidates"] >= 1
+    scale = max(abs(mix["present_value"]), 1.0)
+    for alt in mix["alternatives"]:
+        assert alt["versus_best"] is None or alt["versus_best"] >= -1e-9 * scale, alt
+    assert all(m >= 0 for m in mix["machines"].values())
+    for rule in mix["buy_later"]:
+        assert rule["rule_month"] is None or 0 <= rule["rule_month"] < d["horizon_months"]
 
 
 def _check_uncertainty(d: dict[str, Any]) -> None:

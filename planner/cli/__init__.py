@@ -52,3 +52,7 @@ main.add_command(gpus.gpus)  # planner gpus (issue 15)
 main.add_command(sweep.sweep)
 main.add_command(init.init)
 main.add_command(measure.measure)  # planner measure (issue 14)
+# the best mix (SPEC §6): planner optimize (planner/cli/optimize.py)
+from planner.cli import optimize
+
+main.add_command(optimize.optimize)

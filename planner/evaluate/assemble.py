@@ -80,6 +80,17 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         from planner.evaluate.uncertainty import uncertainty
 
         data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
+    mix = None
+    if plan.usage.get("mix"):  # the best mix (SPEC §6): the JSON's mix object
+        from planner.errors import UserError
+        from planner.evaluate.optimize import optimize
+
+        try:
+            mix = optimize(plan)
+        except UserError:  # no candidate serves the demand, or too many: optimize says why
+            data["mix"] = None
+        else:
+            data["mix"] = mix.to_dict()  # only with a mix: other plans' JSON is unchanged
     names = [row["name"] for row in options]
     currency = data["currency"]
     result = Result(
@@ -99,9 +110,21 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         **intermediate_fields(plan, figures),
         plan_warnings=plausibility(plan.usage, plan.document),
         **decision_fields(figures),
+        mix_result=mix,
+        purchase_months=_purchase_months(model),
     )
     result.buying_cheaper_side = buying_cheaper_sides(result.cost_vs_usage, pairs)
     return result
+
+
+def _purchase_months(model) -> dict[str, int]:
+    """Own options bought after month 0 and their purchase month (SPEC §6)."""
+    months = {}
+    for name, card in model.cards.items():
+        month = getattr(card, "purchase_month", None)
+        if month is not None and float(np.asarray(month).ravel()[0]) > 0:
+            months[name] = int(np.asarray(month).ravel()[0])
+    return months
 
 
 def _check_finite(plan, options: list[dict[str, Any]]) -> None:

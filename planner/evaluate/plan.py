@@ -143,6 +143,15 @@ class Plan:
         problems = [self.document.problem(f"options[{names.index(n)}]", message) for n in bad]
         return problems or [self.document.problem("", message)]
 
+    def optimize(self):
+        """The best mix of the file's ``mix`` (SPEC §6): a
+        :class:`planner.evaluate.optimize.MixResult` with the best machine counts, purchase
+        months and commitments, the nearest alternatives and the rent-then-buy rule."""
+        from planner.evaluate.optimize import optimize
+
+        with _overflow_is_a_user_error(self):
+            return optimize(self)
+
     def sweep(self, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
               chunk_size: int | None = None, break_even: bool = True, client=None,
               dask_dataframe: bool = False, progress: bool | None = None):

@@ -195,4 +195,51 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "diff.horizons": (
         "The horizons differ ({old} and {new} months): totals cover different periods.",
         "两个计划的规划期不同（{old} 和 {new} 个月）：总额覆盖的时期不同。"),
+
+    # the best mix (SPEC §6, planner optimize): the mix in words, its alternatives, the
+    # rent-then-buy rule
+    "mix.own_now": ("own {machines} {option} machines from month 0",
+                    "自第 0 个月起拥有 {machines} 台 {option}"),
+    "mix.own_now_one": ("own 1 {option} machine from month 0",
+                        "自第 0 个月起拥有 1 台 {option}"),
+    "mix.own_later": ("buy {machines} {option} machines in month {month}",
+                      "第 {month} 个月购买 {machines} 台 {option}"),
+    "mix.own_later_one": ("buy 1 {option} machine in month {month}",
+                          "第 {month} 个月购买 1 台 {option}"),
+    "mix.own_none": ("own no {option} machine", "不购买 {option}"),
+    "mix.commit": ("commit {option} instances: {runs}", "承诺 {option} 实例：{runs}"),
+    "mix.commit_none": ("commit nothing on {option}", "不为 {option} 承诺实例"),
+    "mix.commit_run": ("{count} for {span}", "{span} {count} 个"),
+    "mix.and": ("{first} and {second}", "{first}，{second}"),
+    "mix.list": ("{first}, {rest}", "{first}，{rest}"),
+    "mix.year": ("year {year}", "第 {year} 年"),
+    "mix.years": ("years {first}–{last}", "第 {first}–{last} 年"),
+    "mix.term": ("{years}-year term {term}", "第 {term} 个 {years} 年期"),
+    "mix.terms": ("{years}-year terms {first}–{last}", "第 {first}–{last} 个 {years} 年期"),
+    "mix.rest_on_demand": ("the rest on demand ({option})", "其余按需租用（{option}）"),
+    "mix.rest": ("the rest on {option}", "其余由 {option} 承担"),
+    "mix.alt_more": ("one {option} machine more", "多一台 {option}"),
+    "mix.alt_fewer": ("one {option} machine fewer", "少一台 {option}"),
+    "mix.alt_earlier": ("{option} bought a year earlier (month {month})",
+                        "{option} 提前一年购买（第 {month} 个月）"),
+    "mix.alt_later": ("{option} bought a year later (month {month})",
+                      "{option} 推迟一年购买（第 {month} 个月）"),
+    "mix.alt_commit_more": ("one {option} instance more committed in term {term}",
+                            "第 {term} 期多承诺一个 {option} 实例"),
+    "mix.alt_commit_less": ("one {option} instance fewer committed in term {term}",
+                            "第 {term} 期少承诺一个 {option} 实例"),
+    "mix.rule_buy": (
+        ("Rent-then-buy rule: rent until month {month}, when the rent paid so far ({rent}) "
+         "reaches the net cost of owning {machines} × {option} ({owning}: price and "
+         "interest less what the machines are worth at the end), then buy. That mix's present value "
+         "is {pv}, {extra} more than the best mix. Without knowing the future, this rule "
+         "never pays more than twice what the best choice in hindsight pays."),
+        ("先租后买规则：租用至第 {month} 个月，届时已付租金（{rent}）达到拥有 {machines} 台 "
+         "{option} 的净成本（{owning}：价格与利息减去期末残值），然后购买。该组合现值为 {pv}，"
+         "比最佳组合多 {extra}。在不知道未来的情况下，此规则的花费不会超过事后最佳选择的两倍。")),
+    "mix.rule_never": (
+        ("Rent-then-buy rule: the rent never reaches the net cost of owning {machines} × "
+         "{option} ({owning}) within the horizon, so the rule keeps renting."),
+        ("先租后买规则：在规划期内，租金始终未达到拥有 {machines} 台 {option} 的净成本"
+         "（{owning}），因此规则一直租用。")),
 }

@@ -499,4 +499,30 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "nb.pv_highest": ("highest", "最高"),
     "nb.before": ("Before: {text}", "之前：{text}"),
     "nb.after": ("After: {text}", "之后：{text}"),
+
+    # the best mix (SPEC §6): planner optimize's table, the report's page "The best mix"
+    "mix.title": ("The best mix", "最佳组合"),
+    "mix.best": ("Best mix: {words}", "最佳组合：{words}"),
+    "mix.figures": ("present value {pv}, total {total}", "现值 {pv}，总成本 {total}"),
+    "mix.saving": ("{saving} less than the best single option, {single} ({single_pv})",
+                   "比最佳单一方案 {single}（{single_pv}）少 {saving}"),
+    "mix.no_saving": ("no saving against the best single option, {single} ({single_pv})",
+                      "与最佳单一方案 {single}（{single_pv}）相比没有节省"),
+    "mix.join": ("; ", "；"),
+    "mix.searched": ("{count} candidates searched", "共搜索 {count} 个候选"),
+    "mix.alternative": ("Nearest alternatives", "相邻方案"),
+    "mix.change": ("Change", "变化"),
+    "mix.versus": ("Against the best", "与最佳相比"),
+    "mix.flat": (
+        ("How flat the optimum is: the present value of the mix for each count of {option} "
+         "machines, one line per purchase month{commit}; the best mix is marked."),
+        ("最优解有多平坦：{option} 每种台数下组合的现值，每个购买月份一条线{commit}；"
+         "最佳组合已标出。")),
+    "mix.flat_commit": (" (commitments the best of each term)", "（每期承诺取最优）"),
+    "chart.mix_x": ("{option} machines owned", "拥有的 {option} 台数"),
+    "chart.mix_y": ("Present value ({currency})", "现值（{currency}）"),
+    "chart.mix_month": ("bought in month {month}", "第 {month} 个月购买"),
+    "chart.mix_best": ("best: {machines} from month {month}", "最佳：第 {month} 个月起 {machines} 台"),
+    "gpu.bought": ("{machine}, bought in month {month} (serving from month {next})",
+                   "{machine}，第 {month} 个月购买（自第 {next} 个月起使用）"),
 }

@@ -175,6 +175,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         # With draws (SPEC §7), the first page shows the bands instead of the ranking, which
         # the options table below it repeats.
         "glance_bands": charts.glance_bands(result),
+        "mix": charts.best_mix(result),
     }
     marked = content.marked_break_even(result)
     options = content.option_rows(result)
@@ -212,6 +213,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "costs": content.breakdown_tables(result),
         "free_tiers": content.free_tier_rows(result),
         "uncertainty": content.uncertainty_section(result),
+        "mix": content.mix_section(result),
         "assumptions": content.assumption_rows(result),
         "formulas": content.formulas(result),
         "worked": content.worked_figures(result),

@@ -305,6 +305,23 @@ def _sensitivity_lines(result: Result) -> list[str]:
     return lines + ["", text, ""]
 
 
+def _mix_lines(result: Result) -> list[str]:
+    """SPEC §6's best mix: the sentences, the nearest alternatives, the rent-then-buy rule
+    ([] without a mix)."""
+    section = content.mix_section(result)
+    if section is None:
+        return []
+    lines = ["## The best mix", "", f"**{_cell(section['words'])}**", "",
+             _cell(section["summary"]), ""]
+    lines += markdown_table(["Nearest alternative", "Present value", "Against the best"],
+                            [[r["change"], r["pv"], r["versus"]]
+                             for r in section["alternatives"]], numeric={1, 2})
+    lines.append("")
+    for rule in section["rules"]:
+        lines += [_cell(rule), ""]
+    return lines
+
+
 def _uncertainty_lines(result: Result) -> list[str]:
     """SPEC §7's figures: the sentence, each option's shares and percentiles, each pair's
     pay-off share and months, and the inputs that drive the spread ([] without draws)."""
@@ -384,6 +401,7 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     lines += _break_even_lines(result)
     lines += _sensitivity_lines(result)
     lines += _uncertainty_lines(result)
+    lines += _mix_lines(result)
 
     lines += ["## Assumptions", ""]
     assumptions = content.assumption_rows(result)

@@ -17,6 +17,9 @@ numbers as numbers with a number format from the column's ``kind``. The tables, 
                         and the cheapest option
 ``cost_vs_usage``       present value of every option at each month-1 usage level (wide)
 ``assumptions``         what the figures rest on: item, value, as_of, source
+``mix``                 with a ``mix`` (SPEC §6): the best mix, the best single option, the
+                        nearest alternatives and the rent-then-buy rule
+``mix_candidates``      with a ``mix``: every candidate searched (up to 100,000 rows)
 ======================  ==========================================================================
 
 :func:`summary` gives the report's head (title, date, recommendation, key inputs, warnings) as
@@ -380,7 +383,54 @@ def tables(result: Result) -> list[Table]:
     if result.data.get("uncertainty"):
         found += [uncertainty_table(result), uncertainty_break_even_table(result),
                   uncertainty_drivers_table(result)]
+    if getattr(result, "mix_result", None) is not None:
+        found.append(mix_table(result))
+        if len(result.mix_result.candidates) <= MAX_CANDIDATE_ROWS:
+            found.append(mix_candidates_table(result))
     return found
+
+
+#: The candidates table is written up to this many rows (a spreadsheet holds about a million).
+MAX_CANDIDATE_ROWS = 100_000
+
+
+def mix_table(result: Result) -> Table:
+    """SPEC §6: the best mix (its words, present value and total, the best single option and
+    the saving), then each nearest alternative and each rent-then-buy rule."""
+    mix = result.mix_result
+    columns = [Column("item", "Item"), Column("description", "Description"),
+               Column("present_value", "Present value", "money"),
+               Column("total_cost", "Total cost", "money"),
+               Column("versus_best", "Against the best", "money")]
+    rows = [["best mix", mix.description(), clean(mix.present_value), clean(mix.total_cost),
+             0.0]]
+    if mix.single is not None:
+        rows.append(["best single option", mix.single, clean(mix.single_present_value), None,
+                     clean(mix.saving)])
+    rows += [["alternative", row.change, clean(row.present_value), clean(row.total_cost),
+              clean(row.versus_best)] for row in mix.alternatives.itertuples()]
+    rows += [["rent-then-buy rule", sentence, clean(rule.rule_present_value), None,
+              clean(rule.rule_present_value - rule.best_present_value)]
+             for rule, sentence in zip(mix.buy_later.itertuples(), mix.buy_later_sentences())]
+    return Table("mix", "Best mix", columns, rows, currency_column=True, frozen=1)
+
+
+def mix_candidates_table(result: Result) -> Table:
+    """SPEC §6: every candidate of the search: each own member's machines and purchase month,
+    the committed instances per term (reserved clouds), present value and total cost."""
+    frame = result.mix_result.candidates
+    columns = []
+    for key in frame.columns:
+        if key in ("present_value", "total_cost"):
+            columns.append(Column(key, key.replace("_", " ").capitalize(), "money"))
+        elif key == "feasible":
+            columns.append(Column(key, "Feasible", "bool"))
+        else:
+            columns.append(Column(key, key, "integer"))
+    rows = [[clean(v) if c.kind == "money" else bool(v) if c.kind == "bool" else int(v)
+             for c, v in zip(columns, values)] for values in frame.itertuples(index=False)]
+    return Table("mix_candidates", "Mix candidates", columns, rows, currency_column=True,
+                 frozen=len(columns) - 3)
 
 
 # -- summary ----------------------------------------------------------------------------------

@@ -195,6 +195,8 @@ _SHEET_NOTES = {
     "sensitivity": "each key input moved down and up: break-even month and cheapest option",
     "cost_vs_usage": "present value of every option at each monthly usage level",
     "assumptions": "what the figures rest on, with the date and source of each",
+    "mix": "the best mix of own machines and cloud commitments, its nearest alternatives",
+    "mix_candidates": "every candidate of the best-mix search and its present value",
 }
 
 

@@ -216,6 +216,12 @@ class Usage(Map):
     uncertainty: Uncertainty | None = key(
         "Inputs drawn from distributions (SPEC §7): the plan is also evaluated on every draw.",
         None, default_text="none (the plan's own figures only)")
+    mix: Annotated[list[Text], Field(min_length=2)] | None = key(
+        "The options planner optimize combines (SPEC §6): one or more own options, then the "
+        "cloud option that takes the rest. Each member overflows to the next in the search; "
+        "it searches the own options' machines and purchase_month and, where the cloud's "
+        "pricing is reserved, its commitments term by term.", None,
+        default_text="none (no best-mix search, no best-mix page)")
 
     @model_validator(mode="wrap")
     @classmethod

@@ -54,6 +54,7 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
         elif kind == "free_tier":
             problems += _free_tier_rules(entry, here)
     problems += _target_rules(entries, names)
+    problems += _mix_rules(data.get("mix"), entries, names)
     if any(kind == "own" for _, _, kind in entries):
         site = data.get("site", {})
         if (isinstance(site, Mapping) and site.get("electricity_per_kwh") is None
@@ -186,6 +187,52 @@ def setup_takes_whole_session(setup_minutes: Any, session_hours: Any) -> Any:
     rule between setup_minutes and session_hours. Numbers, or arrays of a sweep's scenarios
     (compared element by element). [minutes], [hours]"""
     return (session_hours > 0) & (setup_minutes >= session_hours * 60)
+
+
+def _mix_rules(mix: Any, entries: list[tuple[int, Any, str | None]],
+               names: dict[str, int]) -> list[Problem]:
+    """The best mix (SPEC §6): members that exist, once each; own options first, a cloud
+    option last; an own member's overflow, where the file gives one, is the next member."""
+    if not isinstance(mix, list) or len(mix) < 2:  # too short: the list's own check says so
+        return []
+    problems: list[Problem] = []
+    entry_of = {names[e.get("name")]: (e, k) for _, e, k in entries
+                if isinstance(e.get("name"), str) and e.get("name") in names}
+    seen: dict[str, int] = {}
+    for j, name in enumerate(mix):
+        if not isinstance(name, str):
+            continue
+        here = f"mix[{j}]"
+        if name not in names:
+            problems.append(Problem(f"no option is named '{name}'", path=here,
+                                    suggestion=closest(name, names)))
+            continue
+        if name in seen:
+            problems.append(Problem(f"the mix names '{name}' twice (mix[{seen[name]}] and "
+                                    f"mix[{j}]); each option is in it once", path=here))
+            continue
+        seen[name] = j
+        entry, kind = entry_of[names[name]]
+        last = j == len(mix) - 1
+        if last and kind != "cloud":
+            problems.append(Problem(
+                f"the last member of a mix takes the demand the machines do not: it must be a "
+                f"cloud option, and '{name}' is {'an' if kind == 'own' else 'a'} "
+                f"{(kind or 'option').replace('_', ' ')} option", path=here))
+        elif not last and kind != "own":
+            problems.append(Problem(
+                f"every member of a mix but the last is an own option (its machines and "
+                f"purchase month are searched); '{name}' is a "
+                f"{(kind or 'option').replace('_', ' ')} option: put it last or leave it out",
+                path=here))
+        elif not last and isinstance(mix[j + 1], str):
+            target = entry.get("overflow")
+            if isinstance(target, str) and target != mix[j + 1]:
+                problems.append(Problem(
+                    f"'{name}' overflows to '{target}' in the file, but in the mix its overflow "
+                    f"is the next member, '{mix[j + 1]}': drop its overflow, make it "
+                    f"'{mix[j + 1]}', or reorder the mix", path=here))
+    return problems
 
 
 def _real(value: Any) -> bool:

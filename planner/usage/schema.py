@@ -276,6 +276,46 @@ Each entry of `correlations`:
 
 {correlation}
 
+## `mix`
+
+The options `planner optimize` (and `Plan.optimize()`) combine, in order: one or more own
+options, then the cloud option that takes the rest (SPEC §6). The search wires the chain (each
+member's `overflow` is the next member; the file's own `overflow`, where given, must already be
+it), then evaluates every candidate as one array computation: for each own member every
+`machines` count from 0 to one more than the count that covers the largest month's demand,
+and every `purchase_month` 0..`horizon_months` − 1 (with 0 machines the month does not matter:
+one candidate), all combinations across members. Where the cloud's `pricing` is reserved, each
+candidate's commitments are the best of each term (`reserved_instances: per_term`; exact); with
+other pricing, the cloud is priced as written. The lowest present value wins; ties: fewer
+machines in all, then the later purchase (the last own member's first). The options as
+written in the file are evaluated as before; the JSON result gains a `mix` object and the
+report a page "The best mix" (docs/model.md, "The best mix").
+
+```yaml
+mix: [h100-server, later-servers, h100-reserved-1y]
+```
+
+At most 2,000,000 candidates (machine counts × purchase months, multiplied across own
+members); beyond, the file is refused at `mix`.
+
+### The JSON's `mix` object (only with a `mix`)
+
+Null where no candidate serves the demand or the grid is too large (`planner optimize` says
+why, exit status 1).
+
+| field | meaning |
+|---|---|
+| `members` | the mix's options, in order |
+| `description` | the best mix in words ("own 1 h100-server machine from month 0, buy 1 later-servers machine in month 23, commit …, the rest on demand") |
+| `present_value`, `total_cost` | the best mix's, as an option's of §2 (the whole chain) |
+| `machines`, `purchase_month` | own member → its count and purchase month in the best mix |
+| `reserved_instances_per_term` | instances committed in each term (reserved clouds), else null |
+| `best_single_option`, `best_single_present_value` | the plan's `cheapest` as written and its present value |
+| `saving` | best single option's present value − the best mix's |
+| `candidates` | how many candidates were evaluated |
+| `alternatives` | `{{change, present_value, total_cost, versus_best}}`: one machine more or fewer, a year earlier or later, one instance more or fewer committed in a term |
+| `buy_later` | per own member, the rent-then-buy rule: `{{option, machines, rule_month (null: never), rent_paid, net_cost_of_owning, rule_present_value, best_month, best_present_value, sentence}}` |
+
 ## Rules between keys
 
 - `demand` has exactly one of its three forms; `gpu_hours_per_week` stands for
@@ -292,6 +332,9 @@ Each entry of `correlations`:
 - `machines: 0`, and a `purchase_month` after 0, need the option's `overflow` (it serves the
   demand the machines do not); `purchase_month` is at most `horizon_months` − 1.
 - `site.electricity_per_kwh` is given when an `own` option exists.
+- `mix` has at least two members, each an option of the file, once; all but the last are own
+  options, the last a cloud option; an own member's `overflow`, where given, is the next
+  member.
 - `financing` has `annual_rate` and `months`.
 - An inline `free_tier:` map's `setup_minutes` is shorter than its `session_hours`.
 

@@ -9,7 +9,8 @@
 - :func:`free_tiers`: sessions a week and days a job waits on each free tier;
 - :func:`drivers`: which uncertain inputs drive the spread of the answer;
 - :func:`cumulative_bands`: cumulative cost under uncertainty, P5–P95 per option
-  (:func:`glance_bands`: the same at the first page's size, in place of the ranking).
+  (:func:`glance_bands`: the same at the first page's size, in place of the ranking);
+- :func:`best_mix`: the best mix's present value against the machines owned (SPEC §6).
 
 Each function takes a :class:`planner.result.Result` and returns an ``<svg>`` element as text
 (no XML prolog, ids prefixed per chart so several can share one HTML page, its title in a
@@ -35,10 +36,11 @@ from planner.render.charts.lines import (
     cumulative_cost,
     cumulative_cost_figure,
 )
+from planner.render.charts.mix import best_mix
 from planner.render.charts.style import GROUP_STYLES
 from planner.render.charts.tornado import sensitivity, sensitivity_figure
 
-__all__ = ["GROUP_STYLES", "cost_vs_usage", "cost_vs_usage_figure", "cumulative_bands",
-           "cumulative_cost", "cumulative_cost_figure", "drivers", "free_tiers", "glance_bands",
+__all__ = ["GROUP_STYLES", "best_mix", "cost_vs_usage", "cost_vs_usage_figure",
+           "cumulative_bands", "cumulative_cost", "cumulative_cost_figure", "drivers", "free_tiers", "glance_bands",
            "monthly_breakdown", "monthly_breakdown_figure", "ranking", "ranking_figure",
            "sensitivity", "sensitivity_figure", "svg"]

@@ -71,12 +71,31 @@ def _clip_outliers(ax: Axes, curves: dict[str, tuple[np.ndarray, np.ndarray]],
     return cut
 
 
-def _cumulative(monthly_cost: list[float]) -> tuple[np.ndarray, np.ndarray]:
-    """Points of the cumulative cost curve: month 0 a step at t = 0, linear within months."""
+def _cumulative(monthly_cost: list[float], step: tuple[int, float] | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Points of the cumulative cost curve: month 0 a step at t = 0, linear within months;
+    ``step`` (month p, amount): a purchase after month 0, a step at t = p (SPEC §6) — month
+    p's other costs accrue over the month, then the curve rises by the amount at its end."""
     costs = np.asarray(monthly_cost, dtype=float)
     t_grid = np.concatenate([[0.0], np.arange(len(costs), dtype=float)])
     y = np.concatenate([[0.0], np.cumsum(costs)])
+    if step is not None and 0 < step[0] < len(costs) and step[1]:
+        p, amount = step
+        at = p + 1  # the point of t = p
+        t_grid = np.insert(t_grid, at, float(p))
+        y = np.insert(y, at, y[at] - amount)
     return t_grid, y
+
+
+def _purchase_step(result: Result, name: str) -> tuple[int, float] | None:
+    """(p, the first purchase's cost) of an own option bought after month 0, else None."""
+    month = result.purchase_months.get(name)
+    if month is None:
+        return None
+    frame = result.monthly
+    cost = frame[(frame["option"] == name) & (frame["month"] == month)
+                 & (frame["component"] == "purchase")]["cost"].sum()
+    return month, float(cost)
 
 
 def cumulative_cost(result: Result) -> str | None:
@@ -94,7 +113,8 @@ def cumulative_cost_figure(result: Result) -> Figure | None:
     styles = option_styles(result)
 
     def draw(ax: Axes) -> str:
-        curves = _draw_cumulative(ax, drawn, styles, cheapest, horizon, currency)
+        steps = {row["name"]: _purchase_step(result, row["name"]) for row in drawn}
+        curves = _draw_cumulative(ax, drawn, styles, cheapest, horizon, currency, steps)
         _clip_outliers(ax, curves, lambda name, x, y: t(
             "chart.off_by_month", name=name, money=fmt.money_short(y, currency), month=f"{x:.0f}"))
         legend_rows = legend_below(ax, len(drawn))
@@ -107,10 +127,11 @@ def cumulative_cost_figure(result: Result) -> Figure | None:
 
 
 def _draw_cumulative(ax: Axes, drawn: list[dict[str, Any]], styles: dict[str, dict[str, Any]],
-                     cheapest: str | None, horizon: int, currency: str) -> dict[str, Any]:
+                     cheapest: str | None, horizon: int, currency: str,
+                     steps: dict[str, tuple[int, float] | None]) -> dict[str, Any]:
     curves = {}
     for row in drawn:
-        t_grid, y = _cumulative(row["monthly_cost"])
+        t_grid, y = _cumulative(row["monthly_cost"], steps.get(row["name"]))
         curves[row["name"]] = (t_grid, y)
         style = styles[row["name"]]
         label = row["name"] + (t("chart.cheapest") if row["name"] == cheapest else "")

@@ -12,6 +12,7 @@ recomputes the model.
   notes, assumptions);
 - :mod:`.costs`: what the costs are made of (components, the chart's groups, money by year);
 - :mod:`.appendix`: the model's rules and the figures worked by hand;
+- :mod:`.mix`: the page "The best mix" (SPEC §6);
 - :mod:`.common`: what they share (the options' order, verbs, money, sentences).
 """
 
@@ -47,6 +48,7 @@ from planner.render.content.costs import (
     year_periods,
     yearly_cash_flow,
 )
+from planner.render.content.mix import mix_section, mix_sentences
 from planner.render.content.rows import (
     OptionRow,
     assumption_rows,
@@ -69,6 +71,7 @@ __all__ = [
     "break_even_sentence", "breakdown_tables", "catalog_age_days", "component_totals",
     "decision", "decision_notes", "decision_parts", "formulas", "free_tier_rows", "group_label",
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
+    "mix_section", "mix_sentences",
     "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation",
     "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "site_pue",
     "uncertainty_section", "uncertainty_sentence", "warnings",

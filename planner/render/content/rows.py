@@ -61,6 +61,14 @@ def _gpu_text(row: dict[str, Any]) -> str:
     return text
 
 
+def _bought(text: str, month: int | None) -> str:
+    """The machine's text with its purchase month, for one bought after month 0 (SPEC §6):
+    "8 × h100-80gb, bought in month 12"."""
+    if month is None:
+        return text
+    return t("gpu.bought", machine=text or t("gpu.machine"), month=month, next=month + 1)
+
+
 def _capacity_text(row: dict[str, Any]) -> str:
     capacity = row.get("capacity_gpu_hours_per_month")
     if fmt.is_missing(capacity):
@@ -90,7 +98,7 @@ def option_rows(result: Result) -> list[OptionRow]:
         rows.append(OptionRow(
             name=row["name"],
             kind=_kind_text(row["kind"]),
-            gpu=_gpu_text(row),
+            gpu=_bought(_gpu_text(row), result.purchase_months.get(row["name"])),
             feasible=bool(row["feasible"]),
             cheapest=row["name"] == data.get("cheapest"),
             reasons=sentences_of(row.get("reasons")),
