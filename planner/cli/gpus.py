@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from planner.cli.common import catalog_option, epilog, fail, open_catalog, report_date
+from planner.cli.common import catalog_option, console, epilog, fail, open_catalog, report_date
 
 __all__ = ["gpus"]
 
@@ -134,10 +134,10 @@ def _print_table(lines: list[dict], currency: str) -> None:
                          "reserved_1y_per_gpu_hour")),
                       line["region"], line["as_of"] or "",
                       "" if line["age_days"] is None else str(line["age_days"]))
-    console = Console()
-    if not console.is_terminal:  # a pipe, a file: every line whole, however wide
+    out = console()
+    if not out.is_terminal:  # a pipe, a file: every line whole, however wide
         from rich.measure import Measurement
 
         wide = Console(width=100_000)
-        console = Console(width=Measurement.get(wide, wide.options, table).maximum)
-    console.print(table)
+        out = console(width=Measurement.get(wide, wide.options, table).maximum)
+    out.print(table)

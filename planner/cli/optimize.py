@@ -8,12 +8,15 @@ import json
 
 import click
 
-from planner.cli.common import catalog_option, fail, load_plan
+from planner.cli.common import catalog_option, console, epilog, fail, load_plan
 
 __all__ = ["optimize"]
 
 
-@click.command()
+@click.command(epilog=epilog(
+    "planner optimize examples/startup-mix.yaml",
+    "planner optimize usage.yaml --format json > mix.json",
+))
 @click.argument("usage", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="A table for people, or the mix as JSON on standard "
@@ -33,8 +36,6 @@ def optimize(usage: str, fmt: str, lang: str, catalogs) -> None:
     if fmt == "json":
         click.echo(json.dumps(mix.to_dict(), indent=2, allow_nan=False))
         return
-    from rich.console import Console
-
     from planner.render.terminal import mix_table
 
-    Console().print(mix_table(mix, plan.usage["title"], lang))
+    console().print(mix_table(mix, plan.usage["title"], lang))
