@@ -379,3 +379,38 @@ def test_the_options_frame_has_the_new_columns():
     options = planner.load(plan_data(0.9)).evaluate().options
     assert options.loc[0, "scaling_efficiency"] == 0.9
     assert options.loc[0, "job_days"] == pytest.approx(100 / 24)
+
+
+# -- the report and the terminal --------------------------------------------------------------
+
+
+def test_the_days_column_makes_the_options_table_smaller_two_characters_sooner():
+    from planner.render.html import options_table_pt
+
+    class Row:
+        def __init__(self, text, days=""):
+            self.total_cost = self.present_value = text
+            self.cost_per_gpu_hour = self.residual_value = "$1.00"
+            self.job_days = days
+
+    # "$244,922" is 8 characters: 8 pt without the column; 8 + 2 = 10 with it: 7 pt.
+    assert options_table_pt([Row("$244,922")]) == 8.0
+    assert options_table_pt([Row("$244,922", "3.5")]) == 7.0
+    assert options_table_pt([Row("$2,449,220", "3.5")]) == 6.5  # 10 + 2 = 12
+
+
+def test_the_report_and_the_terminal_show_days_beside_cost():
+    from planner.render.content import option_rows, shows_job_days
+    from planner.render.terminal import summary_table
+
+    result = planner.load(plan_data(0.9)).evaluate()
+    assert shows_job_days(result)
+    (rent,) = option_rows(result)
+    assert rent.job_days == "4.2"  # 100 h / 24 = 4.17 days
+    assert rent.scaling == "90% scaling"
+    assert "Days / job: rent 4.2" in summary_table(result).caption
+    data = plan_data()
+    del data["demand"]["job_hours"]
+    plain = planner.load(data).evaluate()
+    assert not shows_job_days(plain) and option_rows(plain)[0].scaling == ""
+    assert "Days / job" not in summary_table(plain).caption
