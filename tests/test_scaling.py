@@ -414,3 +414,16 @@ def test_the_report_and_the_terminal_show_days_beside_cost():
     plain = planner.load(data).evaluate()
     assert not shows_job_days(plain) and option_rows(plain)[0].scaling == ""
     assert "Days / job" not in summary_table(plain).caption
+
+
+def test_uncertainty_draws_it_within_its_range():
+    # Draws are truncated to (0, 1] (SPEC §7): every drawn plan needs at least the GPU-hours of
+    # E = 1, so every drawn cost is at least 12,000 (1,000 / 4 × 4.00 × 12) and the median of
+    # uniform(0.6, 1.2) truncated at 1 is 0.8: about 12,000 / 0.8 = 15,000.
+    data = plan_data(0.9)
+    data["uncertainty"] = {"samples": 400, "seed": 7, "inputs": {
+        "options.rent.scaling_efficiency": {"distribution": "uniform", "low": 0.6,
+                                            "high": 1.2}}}
+    drawn = planner.load(data).evaluate().to_dict()["uncertainty"]["options"][0]["total_cost"]
+    assert drawn["p5"] >= 12000 - 1e-6
+    assert drawn["p50"] == pytest.approx(15000, rel=0.02)

@@ -478,7 +478,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         ("Days / job: the wall-clock days one job of demand.job_hours (hours on the reference "
          "GPU) runs on each option, job_hours / (relative_speed × scaling_efficiency), without "
          "interruptions or waits for quotas."),
-        ("单个作业天数：一个 demand.job_hours（以参考 GPU 计的小时数）的作业在各方案上运行的日历"
+        ("天 / 作业：一个 demand.job_hours（以参考 GPU 计的小时数）的作业在各方案上运行的日历"
          "天数，即 job_hours / (relative_speed × scaling_efficiency)，不含中断和配额等待。")),
     "fx.break_even_usage": (
         ("the smallest month-1 demand x with PV_own(x) = PV_other(x), or where their difference "
