@@ -427,3 +427,17 @@ def test_uncertainty_draws_it_within_its_range():
     drawn = planner.load(data).evaluate().to_dict()["uncertainty"]["options"][0]["total_cost"]
     assert drawn["p5"] >= 12000 - 1e-6
     assert drawn["p50"] == pytest.approx(15000, rel=0.02)
+
+
+def test_auto_names_the_interconnects_row_among_the_assumptions():
+    plan = planner.load(_auto_plan() | {"options": [
+        {"name": "rent", "cloud": "aws/p4d.24xlarge", "scaling_efficiency": "auto"}]})
+    rows = [a for a in plan.evaluate().assumptions
+            if a["item"].key == "assumption.interconnect"]
+    assert len(rows) == 1
+    params = dict(rows[0]["value"].params)
+    assert params["interconnect"] == "nvswitch" and params["across"] == "rdma"
+    assert params["share"] == pytest.approx(1 - 0.2 / 3) and params["gpus"] == 4
+    assert rows[0]["source"] == "https://aws.amazon.com/ec2/instance-types/p4/"
+    assert not [a for a in planner.load(plan_data(0.9)).evaluate().assumptions
+                if a["item"].key == "assumption.interconnect"]

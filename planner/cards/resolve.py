@@ -105,7 +105,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
             issues.append(Problem(err.message, path=f"{path}.{err.key}",
                                   suggestion=suggestion_text(err.suggestions)))
             continue
-        provenance.extend(from_provenance(p) for p in prov)
+        provenance.extend(p if isinstance(p, Assumption) else from_provenance(p) for p in prov)
         warnings[name] = notes
         cards[name] = card
         target = option.get("overflow") or option.get("fallback")
@@ -156,10 +156,12 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
     return 1.0 / speed, job
 
 
-def scaling_efficiency(usage, option, catalog: Catalog, gpu: str | None, gpus_per_machine):
+def scaling_efficiency(usage, option, catalog: Catalog, gpu: str | None, gpus_per_machine,
+                       notes: list | None = None):
     """The option's scaling efficiency (SPEC §8), an (S, 1) array: 1 for independent runs and
     by default; the number given; or ``auto``: from how the option's GPUs are connected (the
-    interconnects row of its catalog instance, system or tier, else of its GPU). [fraction]
+    interconnects row of its catalog instance, system or tier, else of its GPU), whose row is
+    then added to ``notes`` as an assumption. [fraction]
 
     Raises :class:`PricingError` at ``scaling_efficiency`` when ``auto`` finds no row.
     """
@@ -181,8 +183,16 @@ def scaling_efficiency(usage, option, catalog: Catalog, gpu: str | None, gpus_pe
                            "scaling_efficiency: auto needs to know how the option's GPUs are "
                            "connected, and the catalog's interconnects table has no row for "
                            "its instance, system or GPU: give a number, or add a row")
-    return col(auto_efficiency(row.interconnect, row.across_machines, gpus,
-                               col(gpus_per_machine)))
+    efficiency = col(auto_efficiency(row.interconnect, row.across_machines, gpus,
+                                     col(gpus_per_machine)))
+    if notes is not None:
+        notes.append(Assumption(
+            Message("assumption.interconnect", id=row.id),
+            Message("assumption.interconnect_value", interconnect=row.interconnect,
+                    across=row.across_machines, share=float(efficiency.ravel()[0]),
+                    gpus=float(gpus.ravel()[0])),
+            row.as_of, row.source))
+    return efficiency
 
 
 def _site(usage, catalog: Catalog, issues: list[Problem],
@@ -259,9 +269,11 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
     name = option["name"]
     precision = usage["demand"].get("precision") or "mixed"
     rates = option_rates(catalog, option, currency=currency, fx=fx, precision=precision)
+    scaling: list[Assumption] = []  # the interconnects row behind scaling_efficiency: auto
     if option.get("cloud") is not None:
         pricing = option.get("pricing") or "on_demand"
-        efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus)
+        efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus,
+                                        scaling)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                             rates.facts.peak_tflops, reference, catalog, notes,
                                             efficiency)
@@ -283,11 +295,11 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             restart_minutes=col(given(option.get("restart_minutes"), 5.0)),
             storage_per_gb_month=col(rates.storage_per_gb_month),
         )
-        return card, rates.provenance
+        return card, [*rates.provenance, *scaling]
     if option.get("own") is not None:
         own = option["own"]
         efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu,
-                                        rates.gpu_count)
+                                        rates.gpu_count, scaling)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                             rates.facts.peak_tflops, reference, catalog, notes,
                                             efficiency)
@@ -321,8 +333,9 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             machines_auto=_is_auto(own.get("machines", 1)),
             purchase_month=col(own.get("purchase_month", 0)),
         )
-        return card, rates.provenance
-    efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus)
+        return card, [*rates.provenance, *scaling]
+    efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus,
+                                    scaling)
     per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                         rates.facts.peak_tflops, reference, catalog, notes,
                                         efficiency)
@@ -350,4 +363,4 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
                           Message("reason.framework", frameworks=", ".join(rates.frameworks),
                                   framework=framework)),
     )
-    return card, rates.provenance
+    return card, [*rates.provenance, *scaling]
