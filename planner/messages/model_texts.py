@@ -163,8 +163,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     # -- jobs on several GPUs (SPEC §8) --
     "assumption.interconnect": ("how {id} connects its GPUs", "{id} 的 GPU 互连方式"),
     "assumption.interconnect_value": (
-        "{interconnect}, {across} between machines: scaling efficiency {share:.3g} for "
-        "{gpus:g} GPUs",
+        ("{interconnect}, {across} between machines: scaling efficiency {share:.3g} for "
+         "{gpus:g} GPUs"),
         "机内 {interconnect}，机间 {across}：{gpus:g} 个 GPU 的扩展效率 {share:.3g}"),
     "assumption.system": ("system {system}", "整机 {system}"),
     "assumption.system_price": ("non-GPU price and power", "非 GPU 部件的价格与功耗"),
