@@ -441,3 +441,24 @@ def test_auto_names_the_interconnects_row_among_the_assumptions():
     assert rows[0]["source"] == "https://aws.amazon.com/ec2/instance-types/p4/"
     assert not [a for a in planner.load(plan_data(0.9)).evaluate().assumptions
                 if a["item"].key == "assumption.interconnect"]
+
+
+def test_a_sweep_over_numbers_is_one_array_computation(monkeypatch):
+    # 1,000 efficiencies are one group: the cards are resolved a few times (the group's
+    # validation, its chunk), each time with all 1,000 values as one array, never per value.
+    import planner.cards.resolve as resolve_module
+
+    shapes = []
+    original = resolve_module.scaling_efficiency
+
+    def counted(*args, **kwargs):
+        value = original(*args, **kwargs)
+        shapes.append(value.shape)
+        return value
+
+    monkeypatch.setattr(resolve_module, "scaling_efficiency", counted)
+    values = list(np.linspace(0.1, 1.0, 1000))
+    frame = planner.load(plan_data(0.5)).sweep({"options.rent.scaling_efficiency": values})
+    assert len(frame) == 1000
+    assert frame.scaling_efficiency.to_numpy() == pytest.approx(values)
+    assert (1000, 1) in shapes and len(shapes) <= 5, shapes
