@@ -1,7 +1,9 @@
 """planner: rent GPUs, live on free notebook tiers, or buy your own — and when buying pays off.
 
-The public Python API (SPEC §4): :func:`load`, :func:`report`, :func:`diff`, and the classes
-:class:`Plan`, :class:`Result` and :class:`UserError`.
+The public Python API (SPEC §4): :func:`load`, :func:`report`, :func:`diff`,
+:func:`sweep_summary`, and the classes :class:`Plan`, :class:`Result` and :class:`UserError`.
+In Jupyter, plans, results and diffs show as HTML and ``result.plot`` draws the report's
+charts (:mod:`planner.display`, :mod:`planner.render.notebook`).
 
 >>> import planner
 >>> plan = planner.load("usage.yaml")       # doctest: +SKIP
@@ -27,7 +29,9 @@ if TYPE_CHECKING:
     from planner.evaluate.plan import Plan
     from planner.result import Result
 
-__all__ = ["Plan", "Result", "UserError", "diff", "load", "report"]
+from planner import display as _display
+
+__all__ = ["Plan", "Result", "UserError", "diff", "load", "report", "sweep_summary"]
 
 
 def load(source: str | os.PathLike | Mapping[str, Any],
@@ -56,6 +60,30 @@ def diff(old: Any, new: Any) -> PlanDiff:
     from planner.render.diff import with_recommendations
 
     return with_recommendations(compare_plans(old, new))
+
+
+def sweep_summary(frame: Any) -> Any:
+    """A sweep's frame summed up for a notebook: its axes, scenarios and options, and how
+    often each option is the cheapest; see :func:`planner.render.notebook.sweep_summary`.
+    Shown as HTML in Jupyter, as text elsewhere."""
+    from planner.render.notebook import sweep_summary as summary
+
+    return summary(frame)
+
+
+def _rendered_by(name: str) -> Any:
+    """The renderer's function ``name`` of :mod:`planner.render.notebook`, imported when first
+    called (see :mod:`planner.display`)."""
+    def call(obj: Any) -> Any:
+        from planner.render import notebook
+
+        return getattr(notebook, name)(obj)
+
+    return call
+
+
+for _name in ("plan_html", "result_html", "diff_html", "result_plots"):
+    _display.register(_name, _rendered_by(_name))
 
 
 def __getattr__(name: str) -> Any:

@@ -11,6 +11,7 @@ import copy
 import datetime
 import math
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, NamedTuple
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from planner import display
 from planner.messages import Message, Text, render
 
 OPTION_FIELDS = (
@@ -29,6 +31,8 @@ OPTION_FIELDS = (
     "scaling_efficiency", "job_days",
 )
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
+#: The option fields that are whole numbers, nullable (``Int64``) in :attr:`Result.options`.
+INTEGER_OPTION_FIELDS = ("gpus", "machines", "first_unmet_month")
 #: The option fields that hold messages: lists of them, strings in the JSON.
 MESSAGE_FIELDS = ("reasons", "warnings")
 #: Prices older than this at the report's date get a warning. [days]
@@ -71,6 +75,26 @@ class Input(NamedTuple):
 
     label: Text
     value: Text
+
+
+def with_dtypes(frame: pd.DataFrame, currency: str, *,
+                categories: Mapping[str, Sequence[Any] | None] | None = None,
+                integers: Iterable[str] = ()) -> pd.DataFrame:
+    """``frame`` with honest dtypes, for a reader in pandas or a notebook: each column of
+    ``categories`` a category (of the given categories in their order, or of its values in
+    order of appearance for ``None``), each of ``integers`` a nullable integer (``Int64``:
+    missing is ``<NA>``, not a float NaN), and ``attrs["currency"]``, the ISO 4217 code its
+    money is in. Columns it lacks are skipped; ``frame`` is changed in place and returned."""
+    for name, values in (categories or {}).items():
+        if name in frame.columns:
+            order = (list(dict.fromkeys(v for v in frame[name] if not is_missing(v)))
+                     if values is None else list(values))
+            frame[name] = pd.Categorical(frame[name], categories=order)
+    for name in integers:
+        if name in frame.columns:
+            frame[name] = pd.array(frame[name].astype("Float64"), dtype="Int64")
+    frame.attrs["currency"] = currency
+    return frame
 
 
 def is_missing(x: object) -> bool:
@@ -204,15 +228,50 @@ class Result:
         return data
 
     @property
+    def option_names(self) -> list[str]:
+        """The options' names in the file's order."""
+        return [row["name"] for row in self.data["options"]]
+
+    @property
     def options(self) -> pd.DataFrame:
-        """One row per option, the fields of SPEC §2 (messages in English)."""
-        return pd.DataFrame([_in_english(row) for row in self.data["options"]],
-                            columns=list(OPTION_FIELDS))
+        """One row per option, the fields of SPEC §2 (messages in English): ``name`` a
+        category of the options in file order, ``kind`` and ``gpu`` categories, ``gpus``,
+        ``machines`` and ``first_unmet_month`` nullable integers (``Int64``);
+        ``attrs["currency"]``."""
+        frame = pd.DataFrame([_in_english(row) for row in self.data["options"]],
+                             columns=list(OPTION_FIELDS))
+        return with_dtypes(frame, self.data["currency"],
+                           categories={"name": self.option_names, "kind": None, "gpu": None},
+                           integers=INTEGER_OPTION_FIELDS)
 
     @property
     def break_even(self) -> pd.DataFrame:
-        """One row per (own option, other option) pair."""
-        return pd.DataFrame(self.data["break_even"], columns=list(BREAK_EVEN_FIELDS))
+        """One row per (own option, other option) pair: ``own`` and ``versus`` categories of
+        the options in file order; ``months`` is a break-even time, fractional [months];
+        ``attrs["currency"]``."""
+        frame = pd.DataFrame(self.data["break_even"], columns=list(BREAK_EVEN_FIELDS))
+        names = self.option_names
+        return with_dtypes(frame, self.data["currency"],
+                           categories={"own": names, "versus": names})
+
+    @property
+    def plot(self) -> Any:
+        """The report's charts as matplotlib figures: ``result.plot.cumulative()``,
+        ``.cost_vs_usage()``, ``.breakdown()``, ``.tornado()`` and ``.ranking()`` (see
+        :class:`planner.render.plots.ResultPlots`)."""
+        return display.show("result_plots", self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the title, the answer, the options table and the ranking chart."""
+        return display.show("result_html", self)
+
+    def __repr__(self) -> str:
+        data = self.data
+        count = len(data["options"])
+        cheapest = data.get("cheapest")
+        answer = f"cheapest {cheapest!r}" if cheapest is not None else "none feasible"
+        return (f"<Result {data['title']!r}: {count} option{'' if count == 1 else 's'}, "
+                f"{answer}, {data['horizon_months']} months, {data['currency']}>")
 
     @property
     def cheapest(self) -> str | None:
@@ -222,7 +281,8 @@ class Result:
     def uncertainty(self) -> UncertaintyFrames | None:
         """SPEC §7's figures as DataFrames (None when the plan has no ``uncertainty``)."""
         block = self.data.get("uncertainty")
-        return None if block is None else UncertaintyFrames.of(block)
+        return None if block is None else UncertaintyFrames.of(
+            {**block, "currency": self.data["currency"]})
 
 
 @dataclass(frozen=True)
@@ -256,9 +316,13 @@ class UncertaintyFrames:
         pairs = [{"own": p["own"], "versus": p["versus"], "pays_off_share": p["pays_off_share"],
                   **{f"months_{k}": (p["months"] or {}).get(k, np.nan)
                      for k in ("p5", "p50", "p95")}} for p in block["break_even"]]
-        return cls(block["samples"], block["seed"], pd.DataFrame(rows),
-                   pd.DataFrame(pairs, columns=["own", "versus", "pays_off_share", "months_p5",
-                                                "months_p50", "months_p95"]))
+        names = [row["name"] for row in block["options"]]
+        currency = block.get("currency", "")
+        return cls(block["samples"], block["seed"],
+                   with_dtypes(pd.DataFrame(rows), currency, categories={"name": names}),
+                   with_dtypes(pd.DataFrame(pairs, columns=[
+                       "own", "versus", "pays_off_share", "months_p5", "months_p50",
+                       "months_p95"]), currency, categories={"own": names, "versus": names}))
 
 
 def _in_english(row: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from pricing.cloud_merge import cloud_key, keep_pricings
 from pricing.errors import CatalogFileError, CatalogLookupError
 from pricing.pricings import PRICE_COLUMN, price_column
 from pricing.rows import (
@@ -286,13 +287,32 @@ def _read_user_file(path: str | Path) -> Table:
 
 
 def _merge(tables: list[Table]) -> dict[str, list[tuple[dict, Table, int]]]:
-    """Rows of each table after the later tables replaced earlier rows with the same id."""
+    """Rows of each table after the later tables replaced earlier rows with the same key.
+
+    The key is the id; for clouds it is (id, region), so a later file replaces only the regions
+    it brings, and a pricing it leaves empty (spot, reserved) keeps the earlier row's value.
+    """
     merged: dict[str, list[tuple[dict, Table, int]]] = {name: [] for name in TABLES}
     for table in tables:
+        if table.name == "clouds":
+            merged["clouds"] = _merge_clouds(merged["clouds"], table)
+            continue
         replaced = {row["id"].lower() for row in table.rows}
         kept = [item for item in merged[table.name] if item[0]["id"].lower() not in replaced]
         merged[table.name] = kept + [(r, table, line) for r, line in zip(table.rows, table.lines)]
     return merged
+
+
+def _merge_clouds(earlier: list[tuple[dict, Table, int]],
+                  table: Table) -> list[tuple[dict, Table, int]]:
+    before = {cloud_key(item[0]): item[0] for item in earlier}
+    later = {cloud_key(row) for row in table.rows}
+    kept = [item for item in earlier if cloud_key(item[0]) not in later]
+    rows = []
+    for row, line in zip(table.rows, table.lines):
+        old = before.get(cloud_key(row))
+        rows.append((keep_pricings(row, old) if old is not None else row, table, line))
+    return kept + rows
 
 
 def _check_references(merged: dict[str, list[tuple[dict, Table, int]]]) -> None:
@@ -332,8 +352,9 @@ def load_catalog(extra_files: Sequence[str | Path] = (), *, builtin: bool = True
     """The built-in catalog merged with ``extra_files`` (user CSV files), in order.
 
     Each user file's table (any of :data:`TABLES`) is recognised by its header. A user
-    row replaces the built-in rows with the same id; for clouds, the user's rows of an id
-    replace every region of that id. ``builtin=False`` uses the user files alone.
+    row replaces the built-in rows with the same id; for clouds, a user's row replaces the row
+    of the same id and region only, and keeps that row's spot and reserved prices where it
+    leaves them empty (its notes say so). ``builtin=False`` uses the user files alone.
 
     Raises :class:`CatalogFileError` for a user file that cannot be used.
     """

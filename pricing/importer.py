@@ -8,9 +8,12 @@ Two layouts are read (:data:`LAYOUTS`):
     zone where the file has an ``AvailabilityZone`` column. The columns used are
     ``InstanceType``, ``AcceleratorName``, ``AcceleratorCount``, ``Price``, ``SpotPrice`` and
     ``Region``, in any order; others (``vCPUs``, ``MemoryGiB``, ``GpuInfo``, ...) are ignored.
-    The zones of a region fold into one row at the cheapest zone's price, as SkyPilot itself
-    prices a region. A price of 0 or an empty cell is "no price". Left out, and counted:
-    CPU-only rows, fractional-GPU shapes and regions without an on-demand price.
+    The zones of a region fold into one row at the median zone's price, AWS Local and
+    Wavelength zones left out (:mod:`pricing.import_zones`); GCP's GPU rows, which have no
+    ``InstanceType``, are added to their machine types (:mod:`pricing.import_gcp`). A price of
+    0 or an empty cell is "no price". Left out, and counted: CPU-only rows, fractional-GPU
+    shapes, GCP GPU rows without a machine type of their own, TPUs and regions without an
+    on-demand price.
 ``csv``
     A user's own table with this catalog's ``clouds`` column names (``pricing/CATALOG.md``). A
     few other spellings are accepted (:data:`ALIASES`); any other header is an error that

@@ -8,6 +8,7 @@ bf16 matrix multiply ran for 12 s, paused 5 s and ran 6 s more; ``h200-dmon*.txt
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import math
 from pathlib import Path
@@ -212,3 +213,232 @@ def test_dmon_with_a_clock_alone_crosses_midnight_and_skips_missing_values(tmp_p
     with pytest.raises(UserError) as caught:
         read_logs([str(log)])
     assert caught.value.problems[0].line == 3
+
+
+# --------------------------------------------------------------------------------------------
+# DCGM exporter metrics scraped to a file (planner calibrate, issue 14). The layout is
+# dcgm-exporter's own (NVIDIA/dcgm-exporter, internal/pkg/rendermetrics/render_metrics.go):
+# FIELD{gpu="0",UUID="GPU-…",pci_bus_id=…,device="nvidia0",modelName=…,Hostname=…} VALUE,
+# doubles printed with %f, under # HELP / # TYPE lines. tests/fixtures/logs/h200-dcgm*.prom
+# are the readings of h200-smi-measure.csv (a real H200 under planner measure) written in that
+# layout: one scrape per nvidia-smi sample, without timestamps (with # HELP/# TYPE) and with
+# them (the samples' milliseconds, no # lines).
+
+_DCGM_LABELS = ('gpu="{i}",UUID="GPU-{u}",pci_bus_id="00000000:0{i}:00.0",device="nvidia{i}",'
+                'modelName="NVIDIA H200",Hostname="node-1"')
+
+
+def _dcgm_scrape(values: dict[str, tuple[object, object]], stamp: str = "") -> str:
+    """One scrape: for each GPU letter its (utilization, power) as the exporter prints them,
+    with an SM clock line that is not read."""
+    lines = ["# HELP DCGM_FI_DEV_SM_CLOCK SM clock frequency (in MHz).",
+             "# TYPE DCGM_FI_DEV_SM_CLOCK gauge"]
+    lines += [f"DCGM_FI_DEV_SM_CLOCK{{{_DCGM_LABELS.format(i=i, u=u)}}} 1980{stamp}"
+              for i, u in enumerate(values)]
+    lines += ["# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).",
+              "# TYPE DCGM_FI_DEV_GPU_UTIL gauge"]
+    lines += [f"DCGM_FI_DEV_GPU_UTIL{{{_DCGM_LABELS.format(i=i, u=u)}}} {v[0]}{stamp}"
+              for i, (u, v) in enumerate(values.items()) if v[0] is not None]
+    lines += ["# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).",
+              "# TYPE DCGM_FI_DEV_POWER_USAGE gauge"]
+    lines += [f"DCGM_FI_DEV_POWER_USAGE{{{_DCGM_LABELS.format(i=i, u=u)}}} {v[1]}{stamp}"
+              for i, (u, v) in enumerate(values.items()) if v[1] is not None]
+    return "\n".join(lines) + "\n"
+
+
+def test_dcgm_scrapes_by_hand(tmp_path):
+    # GPU a: 100, 50, 0, 100 % (300, 200, 50, 300 W); GPU b: 100 % in the first two scrapes
+    # only (its first power is DCGM's integer blank, as older exporters printed it).
+    scrapes = [{"a": (100, "300.000000"), "b": (100, "9223372036854775794")},
+               {"a": (50, "200.000000"), "b": (100, "400.000000")},
+               {"a": (0, "50.000000"), "b": (None, None)},
+               {"a": (100, "300.000000"), "b": (None, None)}]
+    log = tmp_path / "dcgm.prom"
+    log.write_text("".join(_dcgm_scrape(s) for s in scrapes))
+    c = read_logs([str(log)])
+    # No timestamps: scrapes 30 s apart. a: Δt 30 s each (the last one the median, 30 s):
+    # busy 30 × (1 + 0.5 + 0 + 1) = 75 s over 0–120 s; b: 30 × (1 + 1) = 60 s over 0–60 s.
+    # Busy 135 s = 0.0375 h; span 120 s = 1/30 h; utilization 135 / (2 × 120) = 0.5625;
+    # a month 0.0375 / (1/30) × 730 = 821.25 h. Busy power (≥ 50 %): 300, 200, 300 and b's
+    # 400 (its blank skipped) → 300 W; idle: a's 50 W.
+    assert c.source == "dcgm-exporter" and c.gpus == 2
+    assert c.busy_gpu_hours == pytest.approx(0.0375)
+    assert c.span_hours == pytest.approx(1 / 30)
+    assert c.utilization == pytest.approx(0.5625)
+    assert c.gpu_hours_per_month == pytest.approx(821.25)
+    assert c.power_watts_busy == pytest.approx(300) and c.power_watts_idle == pytest.approx(50)
+
+
+def test_dcgm_timestamps_and_the_old_uuid_label(tmp_path):
+    # Prometheus timestamps [ms]: samples at 0, 10 and 40 s; the median of the intervals 10
+    # and 30 s, 20 s, stands for the last one: busy 10 × 1 + 30 × 0.25 + 20 × 1 = 37.5 s
+    # over 40 + 20 = 60 s. --use-old-namespace spells the label uuid.
+    start = 1_700_000_000_000
+    log = tmp_path / "stamped.prom"
+    log.write_text(
+        f'DCGM_FI_DEV_GPU_UTIL{{gpu="0",uuid="GPU-x"}} 100 {start}\n'
+        f'DCGM_FI_DEV_POWER_USAGE{{gpu="0",uuid="GPU-x"}} 500.000000 {start}\n'
+        f'DCGM_FI_DEV_GPU_UTIL{{gpu="0",uuid="GPU-x"}} 25 {start + 10_000}\n'
+        f'DCGM_FI_DEV_GPU_UTIL{{gpu="0",uuid="GPU-x"}} 100 {start + 40_000}\n'
+        f'DCGM_FI_DEV_POWER_USAGE{{gpu="0",uuid="GPU-x"}} 600.000000 {start + 40_000}\n')
+    c = read_logs([str(log)])
+    assert c.gpus == 1
+    assert c.busy_gpu_hours == pytest.approx(37.5 / 3600)
+    assert c.span_hours == pytest.approx(60 / 3600)
+    # Busy power: 500 and 600 W (the 25 % sample is neither busy nor idle).
+    assert c.power_watts_busy == pytest.approx(550) and c.power_watts_idle is None
+
+
+def test_dcgm_scrapes_of_a_real_h200_read_as_its_nvidia_smi_log():
+    smi = read_logs([str(FIXTURES / "h200-smi-measure.csv")])
+    stamped = read_logs([str(FIXTURES / "h200-dcgm-stamped.prom")])
+    plain = read_logs([str(FIXTURES / "h200-dcgm.prom")])
+    # The same readings at the same milliseconds: the same figures.
+    for field in ("gpus", "span_hours", "busy_gpu_hours", "utilization",
+                  "gpu_hours_per_month", "power_watts_busy", "power_watts_idle"):
+        assert getattr(stamped, field) == pytest.approx(getattr(smi, field), rel=1e-9), field
+    # Without timestamps: 137 scrapes 30 s apart, the same shares (nvidia-smi's intervals
+    # are 1.00–1.03 s, near enough even).
+    assert plain.span_hours == pytest.approx(137 * 30 / 3600)
+    assert plain.utilization == pytest.approx(smi.utilization, abs=0.005)
+    assert plain.gpu_hours_per_month == pytest.approx(smi.gpu_hours_per_month, rel=0.01)
+    assert plain.power_watts_busy == pytest.approx(smi.power_watts_busy)
+    result = CliRunner().invoke(main, ["calibrate", str(FIXTURES / "h200-dcgm.prom")])
+    assert result.exit_code == 0 and "From dcgm-exporter logs: 1 GPU" in result.output
+
+
+def test_unreadable_dcgm_lines_are_located(tmp_path):
+    log = tmp_path / "bad.prom"
+    log.write_text("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+                   'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} 50\n'
+                   'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} busy\n'
+                   "half a line\n")
+    with pytest.raises(UserError) as caught:
+        read_logs([str(log)])
+    assert [(p.line, "busy" in p.message) for p in caught.value.problems] == [
+        (3, True), (4, False)]
+    sacct = tmp_path / "sacct.txt"
+    sacct.write_text(SACCT)
+    log.write_text('DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-a"} 50\n')
+    with pytest.raises(UserError, match="not both"):
+        read_logs([str(log), str(sacct)])
+
+
+# --------------------------------------------------------------------------------------------
+# Streaming: the readings are read twice, never held (planner/logs/figures.py)
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from planner.logs.figures import _from_samples, read_log_lines
+from planner.logs.samples import GpuSamples
+
+_FIELDS = ("gpus", "span_hours", "busy_gpu_hours", "utilization", "gpu_hours_per_month",
+           "power_watts_busy", "power_watts_idle", "growth_per_year")
+
+
+def _smi_lines(readings: dict[str, list[tuple[float, int, float | None]]]) -> list[str]:
+    lines = ["timestamp, uuid, utilization.gpu [%], power.draw [W]\n"]
+    for gpu, rows in readings.items():
+        for t, u, w in rows:
+            stamp = _dt.datetime.fromtimestamp(t, _dt.timezone.utc)
+            lines.append(f"{stamp:%Y/%m/%d %H:%M:%S.%f}"[:-3]
+                         + f", {gpu}, {u} %, {'[N/A]' if w is None else f'{w} W'}\n")
+    return lines
+
+
+_READINGS = st.dictionaries(
+    st.sampled_from(["GPU-a", "GPU-b", "GPU-c"]),
+    st.lists(st.tuples(st.integers(1, 5_000_000), st.integers(0, 100),
+                       st.one_of(st.none(), st.integers(50, 700))), min_size=2, max_size=12),
+    min_size=1)
+
+
+@given(_READINGS, st.booleans())
+def test_the_streamed_figures_equal_those_of_the_readings_held(raw, shuffled):
+    # Each GPU's readings at cumulative gaps of 1 ms to 5,000 s (months apart for growth,
+    # gaps beyond 5 medians too), streamed; the same readings held and sorted in memory give
+    # the same figures. Shuffled, the streaming pass finds them out of order and sorts them.
+    start = 1_700_000_000.0
+    readings = {}
+    for gpu, rows in raw.items():
+        t, out = start, []
+        for gap_ms, u, w in rows:
+            t += gap_ms / 1000.0
+            out.append((round(t, 3), u, w))
+        readings[gpu] = out
+    lines = _smi_lines(readings)
+    if shuffled:
+        lines = [lines[0], *reversed(lines[1:])]
+    streamed = read_log_lines([("log.csv", lambda: iter(lines))])
+    held = []
+    for gpu, rows in readings.items():
+        samples = GpuSamples(gpu)
+        for t, u, w in rows:
+            samples.add(t, u, w)
+        held.append(samples)
+    expected = _from_samples(held, 730.0, ["log.csv"], "nvidia-smi")
+    for field in _FIELDS:
+        got, want = getattr(streamed, field), getattr(expected, field)
+        assert (got is None) == (want is None), field
+        if want is not None:
+            assert got == pytest.approx(want, rel=1e-6, abs=1e-9), field
+
+
+def _dmon_lines(count: int):
+    """``count`` lines of plain dmon output for 8 GPUs (no time columns: one second apart),
+    made as they are read."""
+    rows = [f"    {g}    {300 if u else 80}    {u}\n" for u in (100, 0, 50) for g in range(8)]
+
+    def lines():
+        yield "# gpu    pwr     sm\n"
+        yield "# Idx      W      %\n"
+        for i in range(count):
+            yield rows[i % 24]
+    return lines
+
+
+def test_memory_does_not_grow_with_the_log():
+    import tracemalloc
+
+    peaks = []
+    for count in (2_400, 24_000):
+        tracemalloc.start()
+        try:
+            c = read_log_lines([("dmon.txt", _dmon_lines(count))])
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        # Each GPU: count / 8 seconds, a third of them at 100 % and a third at 50 %.
+        assert c.gpus == 8 and c.span_hours == pytest.approx(count / 8 / 3600)
+        assert c.utilization == pytest.approx(0.5)
+    # Ten times the lines, not ten times the memory: what is held does not grow with them
+    # (held readings would take some 100 bytes each, 2 MB more for the longer log).
+    assert peaks[1] < peaks[0] + 100_000, peaks
+
+
+def test_a_ten_million_line_log_in_bounded_memory():
+    # 10^7 lines (a year and more of 1 s dmon samples of 8 GPUs' worth of lines), made as
+    # they are read, in a fresh interpreter: its peak resident memory grows by less than
+    # 64 MiB over what it had before reading (holding the readings would take over 500 MB).
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import resource, sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+        from test_calibrate import _dmon_lines
+        from planner.logs.figures import read_log_lines
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        c = read_log_lines([("dmon.txt", _dmon_lines(10_000_000))])
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print(c.gpus, c.span_hours, c.utilization, (after - before) * 1024)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    gpus, span_hours, utilization, grown = int(out[0]), *map(float, out[1:])
+    # 1,250,000 one-second samples a GPU: 347.2 hours; utilization (100 + 0 + 50) / 3 %.
+    assert gpus == 8 and span_hours == pytest.approx(1_250_000 / 3600)
+    assert utilization == pytest.approx(0.5, abs=1e-5)  # 10^7 is not a multiple of 24
+    assert grown < 64 * 2**20

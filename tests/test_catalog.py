@@ -213,7 +213,9 @@ def test_free_tiers_are_plausible(catalog):
         ("aws/p5.48xlarge", "us-east-1", 55.04, None, None),
         ("gcp/a2-highgpu-1g", "us-central1", 3.67339, 1.92802, 2.31421),
         ("azure/Standard_NC96ads_A100_v4", "westus3", 14.692, 1.61612, None),
-        ("runpod/1x_A100-80GB_SECURE", "*", 1.64, 1.19, None),
+        # runpod.io/pricing secure A100 PCIe 1.79/GPU-h, as transcribed on 2026-11-09 (and by
+        # RunPod's API on 2026-10-19); no dated spot price, so none
+        ("runpod/1x_A100-80GB_SECURE", "*", 1.79, None, None),
         ("lambda/gpu_1x_h100_sxm5", "*", 4.29, None, None),
     ],
 )
@@ -230,7 +232,8 @@ def test_spot_checked_gpu_and_tier_rows(catalog):
     assert (p4d.gpu, p4d.gpus, p4d.gpu_memory_gb) == ("a100-40gb", 8, 40)
     h100 = catalog.gpu("h100-80gb")
     assert h100.throughput["generic"] == pytest.approx(1.674)
-    assert h100.street_price == pytest.approx(36718.75)
+    # aiinframap's "mid-2026 typical" H100 price, newer than Lambda's 2024-07-24 $36,718.75
+    assert (h100.street_price, h100.price_as_of) == (pytest.approx(30000), "2026-06")
     mixed = {k: v for k, v in catalog.gpu("a100-80gb").throughput.items() if "_" not in k}
     assert mixed == {"generic": 1, "cv": 1, "nlp": 1, "llm": 1}
     kaggle = catalog.free_tier("kaggle")
@@ -411,8 +414,14 @@ H100-80GB,NVIDIA H100 SXM5 80GB,25000,2026-10,1.7,USD,2026-10,my quote
 """,
     )
     merged = load_catalog([clouds, gpus])
-    regions = merged.cloud_regions("aws/p4d.24xlarge")
-    assert [(r.region, r.price_per_hour) for r in regions] == [("us-east-1", 10.0)]
+    # Merging is per (id, region): the user's row replaces us-east-1 only, keeps its reserved
+    # prices (the user row leaves them empty), and the other regions stay (issue 15).
+    regions = {r.region: r for r in merged.cloud_regions("aws/p4d.24xlarge")}
+    builtin = {r.region: r for r in load_catalog().cloud_regions("aws/p4d.24xlarge")}
+    assert set(regions) == set(builtin) and regions["us-east-1"].price_per_hour == 10.0
+    assert regions["us-east-1"].reserved_1y_price_per_hour == \
+        builtin["us-east-1"].reserved_1y_price_per_hour
+    assert regions["ap-south-1"] == builtin["ap-south-1"]
     assert merged.cloud("mycloud/big").region == "*"
     assert len(merged.cloud_regions("aws/p5.48xlarge")) > 1
     h100 = merged.gpu("h100-80gb")

@@ -269,7 +269,10 @@ def test_region_prices_and_carbon_are_plausible(catalog):
 
 
 def test_region_spot_checks(catalog):
-    assert catalog.region("de").electricity_household_per_kwh == pytest.approx(0.3943)
+    # BDEW 2026 household average: 15.4 + 9.3 + 12.6 = 37.3 ct/kWh in parts, 37.2 as published
+    assert catalog.region("de").electricity_household_per_kwh == pytest.approx(0.372)
+    # Eurostat, first half of 2025: EUR 19.02 per 100 kWh for non-household consumers
+    assert catalog.region("eu").electricity_business_per_kwh == pytest.approx(0.1902)
     assert catalog.region("eu").currency == "EUR"
     assert catalog.region("gb").currency == "GBP"
     assert catalog.region("jp").currency == "JPY"

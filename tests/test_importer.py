@@ -75,13 +75,18 @@ def test_skypilot_sample_folds_zones_into_regions(run, tmp_path):
     cat = load_catalog([out])
     g6 = cat.cloud("aws/g6.12xlarge", region="us-east-1")
     assert (g6.gpu, g6.gpus, g6.price_per_hour) == ("l4", 4, 4.6016)
-    assert g6.spot_price_per_hour == 1.886  # the cheapest of the four zones
-    assert cat.cloud("aws/g6.12xlarge", region="us-west-2").spot_price_per_hour == 1.6908
+    # The region's median zone: spot 1.886, 1.907, 2.0183, 2.43 -> lower median 1.907.
+    assert g6.spot_price_per_hour == 1.907
+    # us-west-2: 1.6908, 1.6942, 1.7719 (one zone without spot) -> 1.6942
+    assert cat.cloud("aws/g6.12xlarge", region="us-west-2").spot_price_per_hour == 1.6942
     p3 = cat.cloud("aws/p3.2xlarge", region="us-east-1")
-    assert (p3.gpu, p3.spot_price_per_hour, p3.gpu_memory_gb) == ("v100-16gb", 0.6135, 16)
-    p5 = cat.cloud("aws/p5.48xlarge")
+    # spot 0.6135, 0.6868, 0.7354, 0.7504 -> lower median 0.6868
+    assert (p3.gpu, p3.spot_price_per_hour, p3.gpu_memory_gb) == ("v100-16gb", 0.6868, 16)
+    # Merging is per (id, region): the built-in p5 regions the sample lacks stay.
+    p5 = cat.cloud("aws/p5.48xlarge", region="us-west-2")
     assert (p5.gpu, p5.gpus, p5.price_per_hour, p5.region) == ("h100-80gb", 8, 98.32,
                                                                  "us-west-2")
+    assert len(cat.cloud_regions("aws/p5.48xlarge")) > 1
     assert all(r.as_of == "2025-06-01" and r.currency == "USD" for r in (g6, p3, p5))
     assert p5.source == importer.SKYPILOT_CATALOG
     # Cells a SkyPilot file lacks come from the built-in catalog's AWS rows, and say so.
@@ -107,7 +112,7 @@ def test_imported_file_loads_with_catalog_option_and_catalogs_key(run, tmp_path)
     assert "no spot price" in run("report", usage, "-o", "-").output
     listed = run("catalog", "clouds", "p3.2xlarge", "--catalog", out, "--where",
                  "region=us-east-1", "--format", "json")
-    assert [r["spot_price_per_hour"] for r in json.loads(listed.output)] == [0.6135]
+    assert [r["spot_price_per_hour"] for r in json.loads(listed.output)] == [0.6868]
 
 
 def test_provider_from_the_skypilot_folder_and_output_to_stdout(run, tmp_path):
@@ -184,7 +189,7 @@ def test_provider_specific_accelerator_names():
         "runpod/1x_A100-80GB-SXM_SECURE": "a100-80gb"}
     plain = next(r for r in rows if r["id"] == "runpod/1x_A100-80GB_SECURE")
     assert plain["spot_price_per_hour"] is None  # not below on-demand
-    assert "not below on-demand" in plain["notes"]
+    assert "no spot price below on-demand" in plain["notes"]
 
 
 def test_a_zero_price_is_no_price_and_conflicting_zones_are_errors():

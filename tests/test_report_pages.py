@@ -78,16 +78,23 @@ def test_every_page_is_printed_and_not_blank(tmp_path, paper):
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_examples_print_with_their_charts(example, tmp_path):
     html, pdf = reports.html(example.stem), reports.pdf(example.stem)
-    for name in ("ranking", "cumulative", "usage", "breakdown", "sensitivity"):
+    data = planner.load(example).evaluate().to_dict()
+    # With draws (SPEC §7) the first page's chart is the cumulative cost's P5–P95 bands, in
+    # place of the ranking.
+    first_chart = "glance-bands" if data.get("uncertainty") else "ranking"
+    labels = dict(CHARTS, ranking="Months from today" if data.get("uncertainty")
+                  else CHARTS["ranking"])
+    for name in (first_chart, "cumulative", "usage", "breakdown", "sensitivity"):
         svg = re.search(rf'<svg class="chart chart-{name}".*?</svg>', html, flags=re.DOTALL)
         assert svg, f"the {name} chart is missing"
         assert re.search(r"<title>\w[^<]*</title>", svg.group(0))
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
-    for label in CHARTS.values():
+    for label in labels.values():
         assert label in text
     first = " ".join(reader.pages[0].extract_text().split())
-    data = planner.load(example).evaluate().to_dict()
+    if data.get("uncertainty"):
+        assert "5th to 95th percentile" in first
     verb = {"own": "Buy", "cloud": "Rent", "free_tier": "Use"}[
         next(o["kind"] for o in data["options"] if o["name"] == data["cheapest"])]
     assert data["title"] in first and f"{verb} {data['cheapest']}:" in first

@@ -350,10 +350,15 @@ def test_the_report_has_a_section_and_a_drivers_chart_only_with_draws():
     share = result.to_dict()["uncertainty"]["cheapest_share"]["rent"]
     assert "1,000 draws" in section and f"{share * 100:.1f}%" in section
     assert '<svg class="chart chart-drivers"' in section
-    assert '<svg class="chart chart-bands"' in section
+    # The bands are on the first page, in place of the ranking (which the options table
+    # repeats), and not again in the section.
+    glance = re.search(r'<section class="glance">.*?</section>', html, re.DOTALL).group(0)
+    assert '<svg class="chart chart-glance-bands"' in glance and "chart-ranking" not in html
+    assert "chart-bands" not in section
     assert "options.rent.cloud.price_per_hour" in section
     plain = render(planner.load(_plan()).evaluate(), "html").decode("utf-8")
     assert "How sure is the answer" not in plain and "chart-drivers" not in plain
+    assert "chart-glance-bands" not in plain and "chart-ranking" in plain
 
 
 def test_a_sweep_of_an_uncertain_plan_gives_the_shares_per_scenario():

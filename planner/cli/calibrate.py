@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from planner.cli.common import fail
+from planner.cli.common import epilog, fail
 
 __all__ = ["calibrate"]
 
 
-@click.command()
+@click.command(epilog=epilog("planner calibrate gpu.csv > demand.yaml",
+                             "planner calibrate sacct.txt --format json"))
 @click.argument("logs", nargs=-1, required=True, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
               show_default=True, help="A demand: block for usage.yaml, or the figures as JSON.")
@@ -20,8 +21,9 @@ def calibrate(logs: tuple[str, ...], fmt: str, hours_per_month: float) -> None:
 
     LOGS are nvidia-smi --query-gpu=timestamp,uuid,utilization.gpu,power.draw --format=csv
     logs (units or not, -l loops, several GPUs), nvidia-smi dmon output (-o DT for its
-    times), or Slurm sacct --parsable2 output with AllocTRES or ReqTRES; several files are
-    read together.
+    times), dcgm-exporter metrics scraped to a file (DCGM_FI_DEV_GPU_UTIL and
+    DCGM_FI_DEV_POWER_USAGE; without timestamps, scrapes 30 s apart), or Slurm sacct
+    --parsable2 output with AllocTRES or ReqTRES; several files are read together.
 
     Example: planner calibrate gpu.csv > demand.yaml
     """

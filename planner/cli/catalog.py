@@ -12,7 +12,7 @@ import sys
 import click
 
 from planner.cli.catalog_import import catalog_import
-from planner.cli.common import catalog_option, open_catalog, report_date
+from planner.cli.common import DAY, catalog_option, epilog, open_catalog, report_date
 from pricing import query as catalog_query
 
 __all__ = ["catalog"]
@@ -49,7 +49,17 @@ class _ListCommand(click.Command):
         formatter.write_usage(path, " ".join(self.collect_usage_pieces(ctx)))
 
 
-@click.group(cls=_CatalogGroup)
+def _complete_tables(ctx, param, incomplete: str) -> list[str]:
+    from pricing.catalog import TABLES
+
+    return [name for name in TABLES if name.startswith(incomplete)]
+
+
+@click.group(cls=_CatalogGroup, epilog=epilog(
+    "planner catalog                               # the tables and their sizes",
+    "planner catalog gpus h100                     # rows matching a substring",
+    "planner catalog clouds --where gpus=8 --sort price_per_hour --format csv",
+    "planner catalog import vms.csv --as-of 2026-11-01 -o clouds-aws.csv"))
 def catalog() -> None:
     """Browse and search the catalog, or import a price list into a catalog file.
 
@@ -64,14 +74,14 @@ catalog.add_command(catalog_import)
 
 
 @catalog.command(_LIST, cls=_ListCommand, hidden=True)
-@click.argument("table", required=False)
+@click.argument("table", required=False, shell_complete=_complete_tables)
 @click.argument("query", required=False)
 @click.option("--where", "wheres", multiple=True, metavar="COLUMN=VALUE",
               help="Keep rows whose COLUMN equals VALUE (case-insensitive; numbers compare as "
                    "numbers; an empty VALUE matches empty cells); may be given more than once.")
 @click.option("--sort", "sort", metavar="COLUMN",
               help="Sort the rows by COLUMN (empty cells last); -COLUMN sorts descending.")
-@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+@click.option("--date", "date", type=DAY,
               help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
@@ -86,7 +96,7 @@ def catalog_list(table: str | None, query: str | None, wheres: tuple[str, ...],
     if name is None and (filters or sort):
         raise click.UsageError("--where and --sort need a TABLE")
     cat = open_catalog(catalogs)
-    day = date.date() if date else report_date()
+    day = date or report_date()
     if name is None:
         _print_everything(cat, fmt, day)
         return

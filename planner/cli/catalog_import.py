@@ -8,12 +8,14 @@ from pathlib import Path
 
 import click
 
-from planner.cli.common import catalog_option, fail, open_catalog
+from planner.cli.common import catalog_option, epilog, fail, file_problems, open_catalog
 
 __all__ = ["catalog_import"]
 
 
-@click.command("import")
+@click.command("import", epilog=epilog(
+    "planner catalog import vms.csv --as-of 2026-11-01 -o clouds-aws.csv",
+    "planner catalog import quotes.csv --provider acme --currency EUR -o -"))
 @click.argument("source", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", metavar="OUT.csv",
               help="Catalog file to write (default: clouds-PROVIDER.csv in the current folder); "
@@ -43,7 +45,8 @@ def catalog_import(source: str, output: str | None, layout: str | None, provider
     """Turn SOURCE, a SkyPilot catalog file (vms.csv) or a CSV of your own, into a catalog file
     of the clouds table, for --catalog or a usage file's catalogs: list.
 
-    SkyPilot's availability zones fold into their region at the cheapest zone's price; CPU-only
+    SkyPilot's availability zones fold into their region at the median zone's price (AWS Local
+    and Wavelength zones left out); GCP's GPU rows are added to their machine types; CPU-only
     rows, fractional GPUs and regions without an on-demand price are left out. Accelerator
     names become catalog GPU ids (T4 -> t4, A100-80GB -> a100-80gb, ...); an accelerator
     without one is an error unless --map or --skip-unknown says what to do. The file is written
@@ -84,7 +87,7 @@ def catalog_import(source: str, output: str | None, layout: str | None, provider
             provider=provider.strip().lower() if provider else None, currency=currency,
             as_of=as_of, source=source_url, mapping=maps, skip_unknown=skip_unknown)
     except CatalogFileError as err:
-        problems = [Problem(message, file=err.file, line=line) for line, message in err.problems]
+        problems = file_problems(err)
         if any(p.message.startswith("unknown accelerator") for p in problems):
             problems.append(Problem("map an accelerator with --map NAME=GPU, or leave its rows "
                                     "out with --skip-unknown", file=err.file))

@@ -21,12 +21,13 @@ def print_table(table: str, rows: list[dict]) -> None:
     from rich.measure import Measurement
     from rich.table import Table
 
+    from planner.cli.common import console as make_console
     from pricing.catalog import TABLES
 
     columns = query.view_columns(table, [c.name for c in TABLES[table]], rows)
     cells = {c: [_cell(c, row.get(c)) for row in rows] for c in columns}
     title = f"{table} ({len(rows)} rows)"
-    console = Console()
+    console = make_console()
     if not console.is_terminal:
         out = Table(title=title)
         for column in columns:
@@ -34,7 +35,7 @@ def print_table(table: str, rows: list[dict]) -> None:
         for i in range(len(rows)):
             out.add_row(*(cells[c][i] for c in columns))
         wide = Console(width=100_000)
-        Console(width=Measurement.get(wide, wide.options, out).maximum).print(out)
+        make_console(width=Measurement.get(wide, wide.options, out).maximum).print(out)
         return
     widths = _terminal_widths(columns, cells, console.width)
     shown = [c for c in columns if c in widths]

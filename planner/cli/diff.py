@@ -7,29 +7,48 @@ from pathlib import Path
 
 import click
 
-from planner.cli.common import catalog_option, fail, report_date
+from planner.cli.common import (
+    DAY,
+    STDIN_PATH,
+    catalog_option,
+    console,
+    epilog,
+    fail,
+    plan_or_error,
+    report_date,
+)
+from planner.cli.what_if import set_option
 from planner.render.formats import DIFF_FORMATS
 
 __all__ = ["diff"]
 
 
-@click.command()
-@click.argument("old", type=click.Path())
-@click.argument("new", type=click.Path())
+@click.command(epilog=epilog(
+    "planner diff old.yaml new.yaml",
+    "planner diff old.yaml new.yaml -o change.pdf",
+    "planner diff usage.yaml --set demand.gpu_hours_per_month=800   # a what-if",
+    "git show HEAD~1:usage.yaml | planner diff - usage.yaml"))
+@click.argument("old", type=click.Path(allow_dash=True))
+@click.argument("new", type=click.Path(allow_dash=True), required=False)
 @click.option("-o", "--output", help="Also write the difference to this file (.md, .json, "
                                      ".html or .pdf); '-' writes it to standard output.")
 @click.option("--format", "fmt", type=click.Choice(DIFF_FORMATS),
               help="Format of the file (default: from -o's suffix; JSON on standard output).")
-@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]),
+@click.option("--date", "date", type=DAY,
               help="Date printed in the file (default: SOURCE_DATE_EPOCH, else today).")
+@set_option
 @catalog_option
-def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs) -> None:
+def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, sets,
+         catalogs) -> None:
     """What changed from OLD to NEW (two usage files) and how the decision moved.
 
     Prints the input values that differ (by dotted key path, defaults filled in), the options
     added or removed, the cheapest option, each option's total cost and present value, and the
     break-even months before and after. With -o, also writes them as Markdown, JSON, or a page
     in the report's style (HTML, PDF).
+
+    --set changes NEW (the what-if); without NEW, NEW is OLD with the --set changes. One of
+    OLD and NEW may be '-', standard input.
     """
     from planner.errors import UserError
     from planner.evaluate.compare import compare
@@ -41,27 +60,38 @@ def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs
             raise click.UsageError(f"cannot tell the format from {output!r}: use a suffix of "
                                    f"{', '.join(SUFFIXES)} or --format")
         fmt = SUFFIXES[suffix]
-    from planner.evaluate.plan import load
+    from planner.cli.what_if import apply_sets
 
-    plans, problems = [], []
+    if new is None and not sets:
+        raise click.UsageError("give NEW, or --set changes to compare OLD with")
+    if old == STDIN_PATH and new == STDIN_PATH:
+        raise click.UsageError("standard input can be read once: only one of OLD and NEW "
+                               "may be '-'")
+    plans, problems, what_if = [], [], None
     for path in (old, new):
         try:
-            plans.append(load(path, catalogs))
+            plans.append(plan_or_error(path, catalogs) if path is not None else plans[0])
         except UserError as err:
             problems += err.problems
     if problems:
         fail(UserError(problems))
+    try:
+        what_if = apply_sets(plans[1], sets)
+    except UserError as err:
+        fail(err)
+    plans[1] = what_if.plan
     results = []
-    for plan in plans:
+    for plan, side in zip(plans, (None, what_if)):
         try:
-            results.append(plan.evaluate())
+            results.append(side.evaluate() if side is not None else plan.evaluate())
         except UserError as err:
             problems += err.problems
     if problems:
         fail(UserError(problems))
-    change = compare(results[0], results[1], old_name=Path(old).name, new_name=Path(new).name,
+    new_name = _name(new if new is not None else old) + (" with --set" if sets else "")
+    change = compare(results[0], results[1], old_name=_name(old), new_name=new_name,
                      old_usage=plans[0].usage, new_usage=plans[1].usage)
-    day = date.date() if date else report_date()
+    day = date or report_date()
     if output == "-":
         sys.stdout.buffer.write(render(change, fmt or "json", date=day))
         sys.stdout.flush()
@@ -72,9 +102,10 @@ def diff(old: str, new: str, output: str | None, fmt: str | None, date, catalogs
             written = write_diff(change, output, fmt, date=day)
         except OSError as err:
             fail(UserError.single(f"cannot write {output}: {err.strerror or err}"))
-    from rich.console import Console
-
-    console = Console()
-    print_summary(change, console)
+    print_summary(change, console())
     if written is not None:
         click.echo(f"wrote {written}")  # a path as it is: never wrapped, never markup
+
+
+def _name(path: str) -> str:
+    return "standard input" if path == STDIN_PATH else Path(path).name

@@ -22,9 +22,11 @@ from planner.evaluate.workings import (
     intermediate_fields,
 )
 from planner.messages import Message, Money, Number, Share
-from planner.result import Input, Result
+from planner.result import Input, Result, with_dtypes
 from planner.usage.plausible import plausibility
 
+#: The breakdown's component for owned hardware's value kept at the horizon's end (negative).
+RESIDUAL_VALUE = "residual value"
 #: Points of the cost-against-usage curve in the report.
 USAGE_CURVE_POINTS = 81
 
@@ -78,14 +80,21 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
         from planner.evaluate.uncertainty import uncertainty
 
         data["uncertainty"] = uncertainty(plan, data, headline_pair(figures))
+    names = [row["name"] for row in options]
+    currency = data["currency"]
     result = Result(
         data=data,
-        monthly=_monthly_frame(figures),
-        cost_vs_usage=_cost_vs_usage(plan, figures, data),
+        monthly=with_dtypes(_monthly_frame(figures), currency, integers=("month",), categories={
+            "option": names, "component": COMPONENTS}),
+        cost_vs_usage=with_dtypes(_cost_vs_usage(plan, figures, data), currency,
+                                  categories={"option": names}),
         assumptions=_assumptions(plan),
-        inputs=_inputs(plan),
-        sensitivity=sensitivity(plan.model, figures, sensitivity_range),
-        breakdown=_breakdown(figures),
+        inputs=headline_inputs(plan),
+        sensitivity=with_dtypes(sensitivity(plan.model, figures, sensitivity_range), currency,
+                                categories=dict.fromkeys(
+                                    ("cheapest", "cheapest_low", "cheapest_high"), names)),
+        breakdown=with_dtypes(_breakdown(figures), currency, categories={
+            "option": names, "component": [*COMPONENTS, RESIDUAL_VALUE]}),
         pue=float(np.asarray(resolved.site["pue"]).ravel()[0]),
         **intermediate_fields(plan, figures),
         plan_warnings=plausibility(plan.usage, plan.document),
@@ -142,7 +151,7 @@ def _breakdown(figures: Figures) -> pd.DataFrame:
                 "cost": float(np.asarray(cost)[0].sum()),
             })
         if float(np.asarray(flows.residual_value).ravel()[0]):
-            rows.append({"option": o.name, "component": "residual value", "quantity": None,
+            rows.append({"option": o.name, "component": RESIDUAL_VALUE, "quantity": None,
                          "unit": "", "price": None,
                          "cost": -float(np.asarray(flows.residual_value).ravel()[0])})
     frame = pd.DataFrame(rows, columns=["option", "component", "quantity", "unit", "price",
@@ -330,7 +339,7 @@ def _dates_and_warnings(plan) -> dict[str, Any]:
     return {"prices_as_of": prices_as_of(assumptions(plan))}
 
 
-def _inputs(plan) -> list[Input]:
+def headline_inputs(plan) -> list[Input]:
     """The few inputs that matter most: a label and a value, both messages (the renderer
     formats the value's money, shares and figures)."""
     usage = plan.usage

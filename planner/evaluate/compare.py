@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from planner import display
 from planner.messages import Message, render
 from planner.result import is_missing
 
@@ -137,6 +138,18 @@ class PlanDiff:
     @property
     def decision_changed(self) -> bool:
         return self.old.cheapest != self.new.cheapest
+
+    def __repr__(self) -> str:
+        old, new = self.cheapest
+        count = None if self.inputs is None else len(self.inputs)
+        inputs = ("inputs not compared" if count is None
+                  else f"{count} input{'' if count == 1 else 's'} changed")
+        return (f"<PlanDiff {self.old.name!r} → {self.new.name!r}: cheapest {old!r} → {new!r}, "
+                f"{inputs}>")
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the decision, the inputs that changed, the options' figures."""
+        return display.show("diff_html", self)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON values: ``format_version``, ``old``, ``new``, ``cheapest``

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
+from planner import display
 from planner.cards.checks import catalog_checks, is_file
 from planner.cards.model import Model, has_infinity
 from planner.cards.resolve import Resolved, resolve
@@ -34,6 +36,17 @@ class Plan:
         self.base_dir = base_dir
         self.extra_catalogs = extra_catalogs
         self._resolved: Resolved | None = None
+
+    def __repr__(self) -> str:
+        usage = self.usage
+        names = [o["name"] for o in usage["options"]]
+        shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
+        return (f"<Plan {usage['title']!r}: {len(names)} options ({shown}), "
+                f"{usage['horizon_months']} months, {usage['currency']}>")
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the title, the demand and the options."""
+        return display.show("plan_html", self)
 
     # -- building -------------------------------------------------------------------------
 
@@ -159,13 +172,23 @@ class Plan:
         frame = run_sweep(self, axes, mode=mode, chunk_size=chunk_size,
                           break_even=break_even, executor=executor,
                           progress=sweep_progress(False if dask_dataframe else progress))
-        if not uncertain:
-            return frame
-        from planner.evaluate.uncertainty import scenario_shares
+        if uncertain:
+            from planner.evaluate.uncertainty import scenario_shares
 
-        shares = scenario_shares(self, axes, mode, executor=executor,
-                                 progress=sweep_progress(progress))
-        return frame.merge(shares, on=["scenario", "option"], how="left", sort=False)
+            shares = scenario_shares(self, axes, mode, executor=executor,
+                                     progress=sweep_progress(progress))
+            frame = frame.merge(shares, on=["scenario", "option"], how="left", sort=False)
+        if isinstance(frame, pd.DataFrame):
+            frame.attrs.update(self.sweep_attrs(axes, mode))
+        return frame
+
+    def sweep_attrs(self, axes: Iterable[str], mode: str = "product") -> dict[str, Any]:
+        """What a sweep's frame says of itself in ``attrs``: ``currency`` (the ISO 4217 code
+        of its money), ``title``, ``axes`` (the swept paths, in order), ``mode`` and
+        ``horizon_months`` (the plan's; a swept horizon is in its column)."""
+        return {"currency": self.usage["currency"], "title": self.usage["title"],
+                "axes": tuple(axes), "mode": mode,
+                "horizon_months": int(self.usage["horizon_months"])}
 
 
 @contextlib.contextmanager
@@ -188,6 +211,22 @@ def load(source: str | os.PathLike | Mapping[str, Any],
     own ``catalogs:`` (a later file's row replaces an earlier one with the same id).
     """
     return Plan.load(source, catalogs)
+
+
+def load_text(text: str | bytes, catalogs: Iterable[str | os.PathLike] = (), *,
+              name: str | None = None, base_dir: str | os.PathLike | None = None) -> Plan:
+    """Load and validate usage YAML given as text (standard input on the command line).
+
+    ``name`` is what problems call it (default ``<stdin>``; the title then defaults to
+    ``plan``). Relative ``catalogs:`` paths in it resolve against ``base_dir`` (default: the
+    current folder).
+    """
+    from planner.usage.load import STDIN, load_usage_text
+
+    base_dir = Path(base_dir) if base_dir is not None else Path.cwd()
+    extra = _existing(catalogs)
+    document = load_usage_text(text, name=name or STDIN, checks=catalog_checks(base_dir, extra))
+    return Plan._from(document, document.data, base_dir, extra)
 
 
 def _existing(paths: Iterable[str | os.PathLike]) -> tuple[Path, ...]:

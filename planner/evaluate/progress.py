@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 import threading
 import time
@@ -87,7 +88,9 @@ class _TerminalBar:
         from rich.console import Console
         from rich.progress import Progress
 
-        self._progress = Progress(*_columns(), console=Console(stderr=True))
+        # NO_COLOR (set and not empty, https://no-color.org) leaves the bar's colours out.
+        self._progress = Progress(*_columns(), console=Console(
+            stderr=True, no_color=bool(os.environ.get("NO_COLOR"))))
         self._task = self._progress.add_task("sweep", total=total)
         self._lock = threading.Lock()
         self._state = "waiting"

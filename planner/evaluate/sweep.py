@@ -57,6 +57,8 @@ SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "tota
                  "first_unmet_month", "served_share", "passed_cost", "passed_cost_share",
                  "machines", "cost_per_owned_gpu_hour", "scaling_efficiency", "job_days")
 BREAK_EVEN_FIELDS = ("months", "system_hours", "gpu_hours_per_month")
+#: The scalar fields that are whole numbers: nullable integers (``Int64``) in the frame.
+INTEGER_FIELDS = ("gpus", "first_unmet_month", "machines")
 
 
 def _is_number(value: Any) -> bool:
@@ -480,14 +482,18 @@ def allocate_columns(spec: SweepSpec, scenarios: int) -> dict[str, np.ndarray]:
 
 
 def columns_frame(spec: SweepSpec, columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
-    """The tidy frame of SPEC §4 from filled columns (codes become categories), without
-    copying the numeric columns."""
+    """The tidy frame of SPEC §4 from filled columns (codes become categories, the
+    :data:`INTEGER_FIELDS` nullable integers), without copying the other numeric columns."""
     categories = {"option": list(spec.option_names), "cheapest": list(spec.option_names),
                   "kind": list(dict.fromkeys(spec.kinds)), "gpu": list(spec.gpu_categories)}
     data: dict[str, Any] = {}
     for name, column in columns.items():
         if name in categories:
             data[name] = pd.Categorical.from_codes(column, categories=categories[name])
+        elif name in INTEGER_FIELDS:  # whole numbers, missing as <NA> (one copy, a small column)
+            missing = np.isnan(column)
+            data[name] = pd.arrays.IntegerArray(
+                np.where(missing, 0, column).astype(np.int64), missing)
         else:
             data[name] = column
     return pd.DataFrame(data, copy=False)

@@ -73,7 +73,8 @@ def buying_cheaper_sides(cost_vs_usage: pd.DataFrame,
     if cost_vs_usage is None or cost_vs_usage.empty:
         return out
     wide = cost_vs_usage.pivot_table(index="gpu_hours_per_month", columns="option",
-                                     values="present_value", aggfunc="first")
+                                     values="present_value", aggfunc="first",
+                                     observed=True)
     for row in break_even:
         own, versus, level = row["own"], row["versus"], row["gpu_hours_per_month"]
         if is_missing(level) or own not in wide.columns or versus not in wide.columns:

@@ -11,9 +11,10 @@ interval (record with ``-o DT`` to be exact). GPUs are told apart by file and ``
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Iterable, Iterator
 
 from planner.errors import Problem, UserError
-from planner.logs.samples import GpuSamples
+from planner.logs.samples import GpuSamples, Sample, collect
 
 
 def is_dmon(first_line: str) -> bool:
@@ -25,43 +26,55 @@ def is_dmon(first_line: str) -> bool:
 def read_dmon(text: str, file: str) -> list[GpuSamples]:
     """The GPUs of one dmon log and their samples; a line that cannot be read is a user error
     naming the file and the line."""
-    lines = text.splitlines()
-    names = lines[0].lstrip("#").split()
+    return collect(dmon_samples(text.splitlines(), file))
+
+
+def dmon_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:
+    """The readings of a dmon log's ``lines`` (its first header first), one at a time; once
+    all are read, a user error naming every line that could not be."""
+    lines = iter(lines)
+    names = next(lines).lstrip("#").split()
     at = {name.lower(): i for i, name in enumerate(names)}
-    gpus: dict[str, GpuSamples] = {}
+    width, sm, pwr, index = len(names), at["sm"], at.get("pwr"), at["gpu"]
+    clock_only = "date" not in at and "time" in at
+    timed = "time" in at
+    keys: dict[str, str] = {}
+    counts: dict[str, int] = {}
     problems = []
     day_offset, last_clock = 0.0, None
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip() or line.startswith("#"):
-            continue
+    for number, line in enumerate(lines, start=2):
         cells = line.split()
-        if len(cells) != len(names):
-            problems.append(Problem(f"expected {len(names)} columns as in the header, got "
+        if not cells or line.startswith("#"):
+            continue
+        if len(cells) != width:
+            problems.append(Problem(f"expected {width} columns as in the header, got "
                                     f"{len(cells)}", file=file, line=number))
             continue
         try:
-            busy = _value(cells[at["sm"]])
-            power = _value(cells[at["pwr"]]) if "pwr" in at else None
-            when = _when(cells, at)
+            busy = _value(cells[sm])
+            power = None if pwr is None else _value(cells[pwr])
+            when = _when(cells, at) if timed else None
         except ValueError:
             problems.append(Problem("cannot read this line's date, time, sm or pwr", file=file,
                                     line=number))
             continue
-        if "date" not in at and "time" in at:  # a clock alone: past midnight is the next day
+        if clock_only:  # a clock alone: past midnight is the next day
             if last_clock is not None and when + day_offset < last_clock:
                 day_offset += 86_400.0
             when += day_offset
             last_clock = when
         if busy is None:
             continue
-        key = f"{file}#{cells[at['gpu']]}"
-        samples = gpus.setdefault(key, GpuSamples(key))
+        key = keys.get(cells[index])
+        if key is None:
+            key = keys[cells[index]] = f"{file}#{cells[index]}"
         if when is None:  # no time columns: the GPU's n-th line is at n seconds
-            when = float(len(samples.times))
-        samples.add(when, busy, power)
+            nth = counts.get(key, 0)
+            counts[key] = nth + 1
+            when = float(nth)
+        yield key, when, busy, power
     if problems:
         raise UserError(problems)
-    return list(gpus.values())
 
 
 def _value(text: str) -> float | None:

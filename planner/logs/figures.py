@@ -4,21 +4,27 @@ GPU-hours a month, power when busy and idle, and a growth fitted on whole months
 For each GPU the samples are sorted by time; a sample stands for the time to the next one
 (Δt), the last one for the median of its GPU's intervals, and no Δt exceeds 5 × that median (a
 gap in the log is not counted as work).
+
+The readers yield one reading at a time and the logs are read twice (each GPU's intervals,
+then the sums), so a year of 1 s samples of 8 GPUs takes no more memory than a minute of them;
+only a GPU whose readings are out of time order is sorted in memory.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from planner.errors import Problem, UserError
-from planner.logs.dmon import is_dmon, read_dmon
-from planner.logs.nvidia_smi import is_nvidia_smi, read_nvidia_smi
+from planner.logs.dcgm import dcgm_samples, is_dcgm
+from planner.logs.dmon import dmon_samples, is_dmon
+from planner.logs.nvidia_smi import is_nvidia_smi, nvidia_smi_samples
 from planner.logs.sacct import is_sacct, read_sacct
-from planner.logs.samples import GpuSamples, Job
+from planner.logs.samples import GpuSamples, Job, Sample, collect
 
 #: A month of the growth fit [s]: 730 hours.
 MONTH_SECONDS = 730 * 3600.0
@@ -41,7 +47,7 @@ class Calibration:
     power_watts_busy: float | None
     power_watts_idle: float | None
     growth_per_year: float | None
-    source: str  # "nvidia-smi" or "sacct"
+    source: str  # "nvidia-smi", "dcgm-exporter" (or both, joined by " and "), or "sacct"
 
     def to_dict(self) -> dict:
         return {"gpus": self.gpus, "span_hours": self.span_hours,
@@ -52,50 +58,207 @@ class Calibration:
                 "growth_per_year": self.growth_per_year, "source": self.source}
 
 
+LineSource = tuple[str, Callable[[], Iterable[str]]]
+"""A log to read: its name (a file's path) and a function that gives its lines afresh each
+time it is called (the readings are read twice, never held; see :func:`read_log_lines`)."""
+
+_READERS = {"nvidia-smi": nvidia_smi_samples, "dmon": dmon_samples,
+            "dcgm-exporter": dcgm_samples}
+_SOURCE = {"nvidia-smi": "nvidia-smi", "dmon": "nvidia-smi", "dcgm-exporter": "dcgm-exporter"}
+
+
 def read_logs(paths: list[str], hours_per_month: float = 730.0) -> Calibration:
     """The figures of the logs at ``paths`` read together (all nvidia-smi logs, or all sacct
     output); a file that is missing, empty, of another kind or unreadable is a user error."""
-    gpus: list[GpuSamples] = []
+    return read_log_lines([(path, _file_lines(path)) for path in paths], hours_per_month)
+
+
+def _file_lines(path: str) -> Callable[[], Iterator[str]]:
+    def lines() -> Iterator[str]:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            yield from handle
+    return lines
+
+
+def read_log_lines(sources: Sequence[LineSource],
+                   hours_per_month: float = 730.0) -> Calibration:
+    """:func:`read_logs` of logs given as lines. GPU readings stream: a first pass finds each
+    GPU's span and intervals (a count of each distinct interval), a second sums
+    the figures, so memory stays bounded however long the logs are, as long as each GPU's
+    readings come in time order (as nvidia-smi, dmon and a scrape loop write them); a GPU
+    whose readings do not is sorted in memory (every reading held). sacct jobs are held."""
+    readers: list[tuple[str, str, Callable[[], Iterable[str]]]] = []
     jobs: list[Job] = []
     kinds, problems = set(), []
-    for path in paths:
+    for file, lines in sources:
         try:
-            text = Path(path).read_text(encoding="utf-8-sig")
+            first = next(_from_first(lines()), "")
         except (OSError, UnicodeDecodeError) as err:
-            problems.append(Problem(f"cannot read the file: {getattr(err, 'strerror', None) or err}",
-                                    file=path))
+            problems.append(_unreadable(err, file))
             continue
-        first = next((line for line in text.splitlines() if line.strip()), "")
-        try:
-            if is_nvidia_smi(first):
-                kinds.add("nvidia-smi")
-                gpus += read_nvidia_smi(text[text.index(first):], path)
-            elif is_dmon(first):
-                kinds.add("nvidia-smi")
-                gpus += read_dmon(text[text.index(first):], path)
-            elif is_sacct(first):
-                kinds.add("sacct")
-                jobs += read_sacct(text[text.index(first):], path)
-            else:
-                problems.append(Problem(
-                    "not a log planner can read: expected nvidia-smi --query-gpu=timestamp,"
-                    "utilization.gpu,… --format=csv, nvidia-smi dmon, or sacct --parsable2 "
-                    "with AllocTRES",
-                    file=path, line=1))
-        except UserError as err:
-            problems += err.problems
-    if len(kinds) > 1:
+        kind = _kind(first)
+        if kind is None:
+            problems.append(Problem(
+                "not a log planner can read: expected nvidia-smi --query-gpu=timestamp,"
+                "utilization.gpu,… --format=csv, nvidia-smi dmon, dcgm-exporter metrics "
+                "(DCGM_FI_DEV_GPU_UTIL), or sacct --parsable2 with AllocTRES",
+                file=file, line=1))
+        elif kind == "sacct":
+            kinds.add(kind)
+            try:
+                jobs += read_sacct("".join(_from_first(lines())), file)
+            except UserError as err:
+                problems += err.problems
+        else:
+            kinds.add(_SOURCE[kind])
+            readers.append((file, kind, lines))
+    if "sacct" in kinds and len(kinds) > 1:
         problems.append(Problem("read nvidia-smi logs or sacct output, not both at once (they "
-                                "would count the same work twice)", file=paths[0]))
+                                "would count the same work twice)", file=sources[0][0]))
+    spans = _spans(readers, problems) if readers and not jobs else {}
     if problems:
         raise UserError(problems)
     if jobs:
         return _from_jobs(jobs, hours_per_month)
-    return _from_samples(gpus, hours_per_month, paths)
+    if not spans:
+        raise UserError([Problem("the logs hold no sample with utilization.gpu",
+                                 file=sources[0][0])])
+    source = " and ".join(sorted(kinds))
+    if not all(span.ordered for span in spans.values()):
+        return _from_samples(collect(_readings(readers)), hours_per_month,
+                             [file for file, _, _ in readers], source)
+    return _streamed(readers, spans, hours_per_month, source)
+
+
+def _kind(first_line: str) -> str | None:
+    for kind, test in (("nvidia-smi", is_nvidia_smi), ("dcgm-exporter", is_dcgm),
+                       ("dmon", is_dmon), ("sacct", is_sacct)):
+        if test(first_line):
+            return kind
+    return None
+
+
+def _unreadable(err: Exception, file: str) -> Problem:
+    return Problem(f"cannot read the file: {getattr(err, 'strerror', None) or err}", file=file)
+
+
+def _from_first(lines: Iterable[str]) -> Iterator[str]:
+    """``lines`` from the first that is not blank (the one a log's kind is told by)."""
+    rest = iter(lines)
+    for line in rest:
+        if line.strip():
+            yield line
+            yield from rest
+            return
+
+
+def _readings(readers, problems: list[Problem] | None = None) -> Iterator[Sample]:
+    """Every reading of every log, log by log; a log's user error goes to ``problems``
+    (raised without it)."""
+    for file, kind, lines in readers:
+        try:
+            yield from _READERS[kind](_from_first(lines()), file)
+        except UserError as err:
+            if problems is None:
+                raise
+            problems += err.problems
+        except (OSError, UnicodeDecodeError) as err:
+            if problems is None:
+                raise UserError([_unreadable(err, file)]) from None
+            problems.append(_unreadable(err, file))
+
+
+class _Span:
+    """What the first pass learns of a GPU: its first and latest reading [s], whether they
+    came in time order, and how often each interval [s] occurred."""
+
+    __slots__ = ("first", "intervals", "last", "ordered")
+
+    def __init__(self, when: float):
+        self.first = self.last = when
+        self.ordered = True
+        self.intervals: Counter[float] = Counter()
+
+    def median(self) -> float:
+        """The median interval (numpy's: the mean of the middle two of an even count); 0
+        without one."""
+        total = sum(self.intervals.values())
+        if not total:
+            return 0.0
+        wanted = [(total - 1) // 2, total // 2]
+        found, seen = [], 0
+        for value in sorted(self.intervals):
+            seen += self.intervals[value]
+            while wanted and wanted[0] < seen:
+                found.append(value)
+                wanted.pop(0)
+        return (found[0] + found[1]) / 2.0
+
+
+def _spans(readers, problems: list[Problem]) -> dict[str, _Span]:
+    """The first pass: each GPU's span and intervals; every log's problems go to
+    ``problems``."""
+    spans: dict[str, _Span] = {}
+    for gpu, when, _, _ in _readings(readers, problems):
+        span = spans.get(gpu)
+        if span is None:
+            spans[gpu] = _Span(when)
+            continue
+        if when < span.last:
+            span.ordered = False
+        else:
+            span.intervals[when - span.last] += 1
+        span.last = when
+    return spans
+
+
+def _streamed(readers, spans: dict[str, _Span], hours_per_month: float,
+              source: str) -> Calibration:
+    """The second pass: each reading stands for the time to its GPU's next one (at most
+    :data:`MAX_GAP` medians), its GPU's last for the median; the figures summed as they go."""
+    start = min(span.first for span in spans.values())
+    whole = int((max(span.last for span in spans.values()) - start) // MONTH_SECONDS)
+    median = {gpu: span.median() for gpu, span in spans.items()}
+    held: dict[str, tuple[float, float, float | None]] = {}
+    busy_seconds = 0.0
+    months: Counter[int] = Counter()
+    watts = {"busy": [0.0, 0], "idle": [0.0, 0]}
+
+    def count(when: float, busy: float, power: float | None, dt: float) -> None:
+        nonlocal busy_seconds
+        work = dt * busy / 100.0
+        busy_seconds += work
+        months[int((when - start) // MONTH_SECONDS)] += work / 3600.0
+        if power is not None and (busy >= 50 or busy == 0):
+            total = watts["busy" if busy >= 50 else "idle"]
+            total[0] += power
+            total[1] += 1
+
+    for gpu, when, busy, power in _readings(readers):
+        before = held.get(gpu)
+        if before is not None:
+            count(*before, min(when - before[0], MAX_GAP * median[gpu]))
+        held[gpu] = (when, busy, power)
+    last_end = -math.inf
+    for gpu, before in held.items():
+        count(*before, median[gpu])
+        last_end = max(last_end, before[0] + median[gpu])
+    span_hours = (last_end - start) / 3600.0
+    if span_hours <= 0:
+        raise UserError([Problem("the logs span no time: they need two samples of a GPU at "
+                                 "least", file=readers[0][0])])
+    total = busy_seconds / 3600.0
+    mean = {k: (v[0] / v[1] if v[1] else None) for k, v in watts.items()}
+    return Calibration(
+        gpus=len(spans), span_hours=span_hours, busy_gpu_hours=total,
+        utilization=total / (len(spans) * span_hours),
+        gpu_hours_per_month=total / span_hours * hours_per_month,
+        power_watts_busy=mean["busy"], power_watts_idle=mean["idle"],
+        growth_per_year=growth_of_months(months, whole), source=source)
 
 
 def _from_samples(gpus: list[GpuSamples], hours_per_month: float,
-                  paths: list[str]) -> Calibration:
+                  paths: list[str], source: str) -> Calibration:
     times, dts, busy_share, power = [], [], [], []
     last_end = -math.inf
     for gpu in gpus:
@@ -125,7 +288,7 @@ def _from_samples(gpus: list[GpuSamples], hours_per_month: float,
         utilization=total / (len(gpus) * span_hours),
         gpu_hours_per_month=total / span_hours * hours_per_month,
         power_watts_busy=_mean(watts[share >= 0.5]), power_watts_idle=_mean(watts[share == 0]),
-        growth_per_year=fitted_growth(t, busy), source="nvidia-smi")
+        growth_per_year=fitted_growth(t, busy), source=source)
 
 
 def _from_jobs(jobs: list[Job], hours_per_month: float) -> Calibration:
@@ -168,6 +331,16 @@ def fitted_growth(times: np.ndarray, busy_hours: np.ndarray) -> float | None:
         return None
     totals = np.bincount(month[month < whole], weights=busy_hours[month < whole],
                          minlength=whole)
+    return growth_of_months(dict(enumerate(totals)), whole)
+
+
+def growth_of_months(busy_hours: Mapping[int, float], whole: int) -> float | None:
+    """Growth a year from the busy GPU-hours of months 0, 1, … (the first ``whole`` of them,
+    the whole months): a least-squares line through their logarithms; None with fewer than
+    :data:`GROWTH_MONTHS` or a month without work."""
+    if whole < GROWTH_MONTHS:
+        return None
+    totals = np.array([busy_hours.get(m, 0.0) for m in range(whole)])
     if (totals <= 0).any():
         return None
     slope = np.polyfit(np.arange(whole), np.log(totals), 1)[0]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
-import io
+from collections.abc import Iterable, Iterator
 
 from planner.errors import Problem, UserError
-from planner.logs.samples import GpuSamples
+from planner.logs.samples import GpuSamples, Sample, collect
 
 #: The timestamp layouts nvidia-smi prints (its default, and ISO 8601 as tools rewrite it).
 TIMESTAMP_FORMATS = ("%Y/%m/%d %H:%M:%S.%f", "%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f",
@@ -58,12 +58,17 @@ def _number(text: str) -> float | None:
 def read_nvidia_smi(text: str, file: str) -> list[GpuSamples]:
     """The GPUs of one log and their samples; a line that cannot be read is a user error
     naming the file and the line."""
-    rows = list(csv.reader(io.StringIO(text)))
-    header = [_field(n) for n in rows[0]]
+    return collect(nvidia_smi_samples(text.splitlines(), file))
+
+
+def nvidia_smi_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:
+    """The readings of a log's ``lines`` (its header first), one at a time; once all are
+    read, a user error naming every line that could not be."""
+    rows = csv.reader(lines)
+    header = [_field(n) for n in next(rows)]
     at = {name: header.index(name) for name in header}
-    gpus: dict[str, GpuSamples] = {}
     problems = []
-    for number, row in enumerate(rows[1:], start=2):
+    for number, row in enumerate(rows, start=2):
         if not row or all(not cell.strip() for cell in row):
             continue
         if [_field(c) for c in row] == header:
@@ -93,8 +98,6 @@ def read_nvidia_smi(text: str, file: str) -> list[GpuSamples]:
             key = f"{file}#{row[at['index']].strip()}"
         else:
             key = file
-        samples = gpus.setdefault(key, GpuSamples(key))
-        samples.add(when, busy, power)
+        yield key, when, busy, power
     if problems:
         raise UserError(problems)
-    return list(gpus.values())

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+#: One reading as a reader yields it: the GPU's key, the time [s since the epoch],
+#: utilization [%] and power [W, None where the log has none].
+Sample = tuple[str, float, float, "float | None"]
 
 
 @dataclass
@@ -31,3 +36,14 @@ class Job:
     end: float
     elapsed_hours: float
     gpus: int
+
+
+def collect(samples: Iterable[Sample]) -> list[GpuSamples]:
+    """The readings of ``samples`` grouped by GPU, in the order read."""
+    gpus: dict[str, GpuSamples] = {}
+    for gpu, when, busy, power in samples:
+        into = gpus.get(gpu)
+        if into is None:
+            into = gpus[gpu] = GpuSamples(gpu)
+        into.add(when, busy, power)
+    return list(gpus.values())

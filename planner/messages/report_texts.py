@@ -484,4 +484,29 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         ("the smallest month-1 demand x with PV_own(x) = PV_other(x), or where their difference "
         "changes sign"),
         "使 PV_own(x) = PV_other(x)（或两者之差变号）的最小第 1 个月需求 x"),
+
+    # Jupyter views (issue 16: planner/render/notebook.py, templates/notebook.html)
+    "nb.plan": ("Plan", "计划"),
+    "nb.options": ("{n} options", "{n} 个方案"),
+    "nb.what": ("What", "内容"),
+    "nb.passes_to": ("Passes work to", "转交给"),
+    "nb.described": ("described in the file", "在文件中描述"),
+    "nb.plan_hint": ("plan.evaluate() gives the answer; plan.sweep({…}) a what-if frame.",
+                     "plan.evaluate() 给出答案；plan.sweep({…}) 给出假设分析表。"),
+    "nb.charts_hint": (("charts: result.plot.cumulative(), .cost_vs_usage(), .breakdown(), "
+                        ".tornado()"),
+                       ("图表：result.plot.cumulative()、.cost_vs_usage()、.breakdown()、"
+                        ".tornado()")),
+    "nb.sweep": ("Sweep", "参数扫描"),
+    "nb.sweep_size": ("{scenarios} scenarios × {options} options = {rows} rows",
+                      "{scenarios} 个情景 × {options} 个方案 = {rows} 行"),
+    "nb.axis": ("Axis", "扫描轴"),
+    "nb.values": ("Values", "取值数"),
+    "nb.from": ("From", "从"),
+    "nb.to": ("To", "到"),
+    "nb.cheapest_in": ("Cheapest in", "最便宜的情景数"),
+    "nb.pv_lowest": ("Present value, lowest", "现值最低"),
+    "nb.pv_highest": ("highest", "最高"),
+    "nb.before": ("Before: {text}", "之前：{text}"),
+    "nb.after": ("After: {text}", "之后：{text}"),
 }

@@ -106,7 +106,7 @@ def decision_sentence(d: PlanDiff) -> str:
     return f"The cheapest option changes from {old} to {new}."
 
 
-def _title(d: PlanDiff) -> str:
+def diff_title(d: PlanDiff) -> str:
     if d.old.title == d.new.title:
         return f"What changed: {d.new.title}"
     return f"What changed: {d.old.title} → {d.new.title}"
@@ -147,7 +147,7 @@ def render_markdown(d: PlanDiff, date: datetime.date) -> str:
     from planner.render.plain import markdown_table
 
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
-    lines = [f"# {cell(_title(d))}", "",
+    lines = [f"# {cell(diff_title(d))}", "",
              f"{date.isoformat()} · {cell(d.old.name)} → {cell(d.new.name)}", "",
              decision_sentence(d), ""]
     lines += [f"- {cell(n)}" for n in d.notes] + ([""] if d.notes else [])
@@ -191,7 +191,7 @@ def render_html(d: PlanDiff, date: datetime.date, paper: str = "a4") -> str:
     with i18n.language("en"):
         page = {
             **page_context(paper),
-            "title": _title(d), "date": date.isoformat(), "old": d.old.name, "new": d.new.name,
+            "title": diff_title(d), "date": date.isoformat(), "old": d.old.name, "new": d.new.name,
             "decision": decision_sentence(d), "notes": d.notes,
             "inputs": None if d.inputs is None else [
                 [c.path, value_text(c.old), value_text(c.new)] for c in d.inputs],
@@ -267,7 +267,7 @@ def print_summary(d: PlanDiff, console: rich.console.Console) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    console.print(Text(_title(d), style="bold"))
+    console.print(Text(diff_title(d), style="bold"))
     console.print(f"{d.old.name} → {d.new.name}")
     style = "bold yellow" if d.decision_changed else "green"
     console.print(Text(decision_sentence(d), style=style))

@@ -170,14 +170,16 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
 
     data = result.data
     svgs = {
-        "ranking": charts.ranking(result),
+        "ranking": None if result.data.get("uncertainty") else charts.ranking(result),
         "cumulative": charts.cumulative_cost(result),
         "usage": charts.cost_vs_usage(result),
         "breakdown": charts.monthly_breakdown(result),
         "sensitivity": charts.sensitivity(result),
         "free": charts.free_tiers(result),
         "drivers": charts.drivers(result),
-        "bands": charts.cumulative_bands(result),
+        # With draws (SPEC §7), the first page shows the bands instead of the ranking, which
+        # the options table below it repeats.
+        "glance_bands": charts.glance_bands(result),
     }
     marked = content.marked_break_even(result)
     options = content.option_rows(result)

@@ -180,8 +180,8 @@ def _ordered_monthly(result: Result):
         return None
     names = _option_order(result)
     frame = frame.assign(
-        _option=frame["option"].map(lambda n: names.index(n) if n in names else len(names)),
-        _component=frame["component"].map(lambda c: _component_rank(str(c))))
+        _option=frame["option"].astype(object).map(lambda n: names.index(n) if n in names else len(names)),
+        _component=frame["component"].astype(object).map(lambda c: _component_rank(str(c))))
     return frame.sort_values(["_option", "_component", "month"], kind="stable")
 
 
@@ -193,7 +193,8 @@ def monthly_table(result: Result) -> Table:
     rows = []
     frame = _ordered_monthly(result)
     if frame is not None:
-        for (option, component), group in frame.groupby(["option", "component"], sort=False):
+        for (option, component), group in frame.groupby(["option", "component"], sort=False,
+                                                           observed=True):
             by_month = dict(zip(group["month"].astype(int), group["cost"]))
             rows.append([str(option), str(component),
                          *[clean(by_month.get(m)) for m in range(horizon + 1)]])

@@ -84,9 +84,15 @@ def load_usage(
     return _check_loaded(load_yaml(_read(source, file), file), file, checks)
 
 
-def load_usage_text(text: str, *, name: str | None = None) -> UsageDocument:
-    """Like :func:`load_usage`, for YAML text (``name``: the file it came from, if any)."""
-    return _check_loaded(load_yaml(text, name), name)
+def load_usage_text(text: str | bytes, *, name: str | None = None,
+                    checks: Checks | None = None) -> UsageDocument:
+    """Like :func:`load_usage`, for YAML text (``name``: the file it came from, if any;
+    :data:`STDIN` for standard input, whose default title is ``plan``)."""
+    return _check_loaded(load_yaml(text, name), name, checks)
+
+
+#: The name standard input's usage data is known by in problems (``planner report -``).
+STDIN = "<stdin>"
 
 
 def raw_document(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, Any]:
@@ -151,7 +157,7 @@ def _check(
 ) -> UsageDocument:
     given = dict(data)
     if "title" not in given:
-        given["title"] = Path(file).stem if file else "plan"
+        given["title"] = Path(file).stem if file and file != STDIN else "plan"
     unlocated: list[Problem] = []
     usage = None
     try:

@@ -294,6 +294,23 @@ Each entry of `correlations`:
 - `site.electricity_per_kwh` is given when an `own` option exists.
 - `financing` has `annual_rate` and `months`.
 - An inline `free_tier:` map's `setup_minutes` is shorter than its `session_hours`.
+
+## The file on the command line
+
+- `planner init` writes a first, commented file from a few answers (or flags, with
+  `--non-interactive`); it validates and reports as written. It never replaces a file
+  without `--force`.
+- `--set KEY=VALUE` (on `report`, `validate`, `diff` and `sweep`) replaces a value before the
+  plan is evaluated: KEY is a dotted path as `Plan.replace` takes it (`site.region`,
+  `options.box.purchase_price`, options by `name`, the kind level optional), VALUE is read as
+  YAML 1.2 (`0.3`, `1e6`, `spot`, `{{price_per_hour: 2}}`). Setting one demand form replaces
+  the others. A path that names no key, or a value the file would refuse, is reported at the
+  flag: `--set site.electricty_per_kwh=0.3: site.electricty_per_kwh: unknown key …`.
+- `planner sweep USAGE --axis KEY=VALUES …` evaluates every combination of the axes' values:
+  `a,b,c`, or `START:STOP:STEP` (STOP included when the steps reach it within a millionth of a
+  step; computed in decimal, so `0.1:0.4:0.05` is 0.1, 0.15, …, 0.4).
+- USAGE `-` reads the file from standard input; its relative `catalogs:` paths then resolve
+  against the current folder, problems name it `<stdin>`, and its title defaults to `plan`.
 """
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from planner.render.charts.layout import arrange, legend_below
 from planner.render.charts.style import floor_at_zero, money_axis, month_ticks, option_styles
-from planner.render.charts.svg import draw_axes
+from planner.render.charts.svg import RANKING_WIDTH_INCHES, WIDTH_INCHES, draw_axes
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
@@ -18,9 +18,16 @@ if TYPE_CHECKING:
     from planner.result import Result
 
 
-def cumulative_bands(result: Result) -> str | None:
+def glance_bands(result: Result) -> str | None:
+    """:func:`cumulative_bands` at the size of the first page's chart, beside the inputs
+    (SPEC §7's page-1 chart; None without draws)."""
+    return cumulative_bands(result, RANKING_WIDTH_INCHES, 2.6, "glance-bands")
+
+
+def cumulative_bands(result: Result, width_inches: float = WIDTH_INCHES,
+                     height_inches: float = 2.8, salt: str = "bands") -> str | None:
     """Median cumulative cost per option over the draws, P5–P95 shaded (None without
-    draws)."""
+    draws), ``width_inches`` × ``height_inches`` in size."""
     block = result.data.get("uncertainty") or {}
     bands = {name: b for name, b in (block.get("cumulative_cost") or {}).items() if b}
     if not bands:
@@ -43,8 +50,8 @@ def cumulative_bands(result: Result) -> str | None:
         floor_at_zero(ax, [np.asarray(b["p95"]) for b in bands.values()])
         ax.set_xlabel(t("chart.months_from_today"))
         ax.set_ylabel(t("chart.cumulative"))
-        legend_rows = legend_below(ax, len(bands))
+        legend_rows = legend_below(ax, len(bands), width_inches)
         arrange(ax.figure, [[ax]], legend_rows=legend_rows, right=12.0)
         return t("label.bands")
 
-    return draw_axes("bands", 2.8, draw)
+    return draw_axes(salt, height_inches, draw, width_inches)

@@ -14,8 +14,9 @@ from planner.render.charts.style import GRID, INK, LIGHT, MARK, basis, few_ticks
 from planner.render.charts.svg import (
     RANKING_WIDTH_INCHES,
     WIDTH_INCHES,
-    draw_axes,
     draw_figure,
+    figure_axes,
+    svg_of,
     text_width,
 )
 from planner.render.i18n import t
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
 
 
 def ranking(result: Result) -> str | None:
+    """The chart of :func:`ranking_figure` as inline SVG."""
+    return svg_of(ranking_figure(result), "ranking")
+
+
+def ranking_figure(result: Result) -> Figure | None:
     """Every option's present value (total cost without discounting) over the horizon as
     horizontal bars, cheapest first and dark; infeasible options named without a bar."""
     data = result.data
@@ -65,7 +71,7 @@ def ranking(result: Result) -> str | None:
         _fit_value_labels(ax, rows, values, key, currency, top)
         return t("label.ranking")
 
-    return draw_axes("ranking", height, draw, RANKING_WIDTH_INCHES)
+    return figure_axes("ranking", height, draw, RANKING_WIDTH_INCHES)
 
 
 BOLD_WIDTH = 1.1  # a bold label is at most this much wider than the regular one measured

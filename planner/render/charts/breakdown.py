@@ -18,7 +18,7 @@ from planner.render.charts.style import (
     money_axis,
     month_step,
 )
-from planner.render.charts.svg import WIDTH_INCHES, draw_figure
+from planner.render.charts.svg import WIDTH_INCHES, new_figure, svg_of
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
@@ -34,6 +34,11 @@ PANEL_HEIGHT_INCHES = 1.45
 
 
 def monthly_breakdown(result: Result) -> str | None:
+    """The chart of :func:`monthly_breakdown_figure` as inline SVG."""
+    return svg_of(monthly_breakdown_figure(result), "breakdown")
+
+
+def monthly_breakdown_figure(result: Result) -> Figure | None:
     """Every feasible option's monthly cost by component group, months 1..T: one small panel
     per option (cheapest first), each on its own money scale (so the composition of a cheap
     option stays legible beside a dear one), one legend.
@@ -88,7 +93,7 @@ def monthly_breakdown(result: Result) -> str | None:
         arrange(fig, grid, legend_rows=legend_rows, top=2.0, right=12.0)
         return t("label.breakdown")
 
-    return draw_figure("breakdown", WIDTH_INCHES, height, draw)
+    return new_figure("breakdown", WIDTH_INCHES, height, draw)
 
 
 def _stack(bars: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

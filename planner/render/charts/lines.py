@@ -21,12 +21,13 @@ from planner.render.charts.style import (
     month_ticks,
     option_styles,
 )
-from planner.render.charts.svg import draw_axes
+from planner.render.charts.svg import figure_axes, svg_of
 from planner.render.content import marked_break_even
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     from planner.result import Result
 
@@ -79,6 +80,11 @@ def _cumulative(monthly_cost: list[float]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def cumulative_cost(result: Result) -> str | None:
+    """The chart of :func:`cumulative_cost_figure` as inline SVG."""
+    return svg_of(cumulative_cost_figure(result), "cumulative")
+
+
+def cumulative_cost_figure(result: Result) -> Figure | None:
     """Cumulative cost over the horizon per feasible option, break-even months marked."""
     data = result.data
     drawn = [row for row in data["options"] if row["feasible"] and row.get("monthly_cost")]
@@ -97,7 +103,7 @@ def cumulative_cost(result: Result) -> str | None:
             ax.figure, [[ax]], legend_rows=legend_rows, right=12.0))
         return t("label.cumulative")
 
-    return draw_axes("cumulative", 2.95, draw)
+    return figure_axes("cumulative", 2.95, draw)
 
 
 def _draw_cumulative(ax: Axes, drawn: list[dict[str, Any]], styles: dict[str, dict[str, Any]],
@@ -140,6 +146,11 @@ def _mark_break_even_months(ax: Axes, result: Result, curves: dict[str, Any],
 
 
 def cost_vs_usage(result: Result) -> str | None:
+    """The chart of :func:`cost_vs_usage_figure` as inline SVG."""
+    return svg_of(cost_vs_usage_figure(result), "usage")
+
+
+def cost_vs_usage_figure(result: Result) -> Figure | None:
     """Cost over the horizon against monthly usage, break-even usage levels marked."""
     frame = result.cost_vs_usage
     if frame is None or frame.empty:
@@ -167,7 +178,7 @@ def cost_vs_usage(result: Result) -> str | None:
             ax.figure, [[ax]], legend_rows=legend_rows, right=14.0))
         return t("label.usage")
 
-    return draw_axes("usage", 2.95, draw)
+    return figure_axes("usage", 2.95, draw)
 
 
 def _draw_usage(ax: Axes, result: Result, curves: list[tuple[str, Any]]) -> None:

@@ -10,11 +10,12 @@ page; matplotlib is imported on first use only.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from planner.render import i18n
@@ -77,12 +78,27 @@ def draw_axes(salt: str, height_inches: float, draw: Callable[[Axes], str | None
           width_inches: float = WIDTH_INCHES) -> str | None:
     """Run ``draw`` on one fresh axes and return the chart as inline SVG (see
     :func:`draw_figure`)."""
-    return draw_figure(salt, width_inches, height_inches, lambda fig: draw(fig.add_subplot()))
+    return svg_of(figure_axes(salt, height_inches, draw, width_inches), salt)
 
 
 def draw_figure(salt: str, width_inches: float, height_inches: float,
                  draw: Callable[[Figure], str | None]) -> str | None:
-    """Run ``draw`` on a fresh figure and return the chart as inline SVG.
+    """Run ``draw`` on a fresh figure and return the chart as inline SVG (:func:`new_figure`,
+    then :func:`svg_of`)."""
+    return svg_of(new_figure(salt, width_inches, height_inches, draw), salt)
+
+
+def figure_axes(salt: str, height_inches: float, draw: Callable[[Axes], str | None],
+                width_inches: float = WIDTH_INCHES) -> Figure | None:
+    """Run ``draw`` on one fresh axes and return the figure (see :func:`new_figure`)."""
+    return new_figure(salt, width_inches, height_inches, lambda fig: draw(fig.add_subplot()))
+
+
+def new_figure(salt: str, width_inches: float, height_inches: float,
+               draw: Callable[[Figure], str | None]) -> Figure | None:
+    """Run ``draw`` on a fresh figure and return it (a :class:`~.figure.Chart`, which shows
+    itself in Jupyter), its title as its label (``fig.get_label()``), or ``None`` when there
+    is nothing to draw.
 
     ``draw`` returns the chart's title, or ``None`` when there is nothing to draw, and places
     its axes with :func:`arrange` (measuring the labels it set is several times faster than
@@ -93,19 +109,39 @@ def draw_figure(salt: str, width_inches: float, height_inches: float,
     reach the terminal; the report's own :class:`planner.render.MissingGlyphWarning` names
     the characters that no installed font has (:func:`planner.render.html.render_html`).
     """
+    from planner.render.charts.figure import Chart
+
+    with chart_context(salt):
+        fig = Chart(figsize=(width_inches, height_inches))
+        fig.salt = salt
+        label = draw(fig)
+        if label is None:
+            return None
+        fig.set_label(label)
+    return fig
+
+
+def svg_of(fig: Figure | None, salt: str) -> str | None:
+    """A figure of :func:`new_figure` as an ``<svg>`` element to inline (:func:`inline`), ids
+    prefixed with ``salt``; ``None`` for no figure."""
+    if fig is None:
+        return None
+    buffer = io.StringIO()
+    with chart_context(salt):
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    return inline(buffer.getvalue(), salt, fig.get_label())
+
+
+@contextlib.contextmanager
+def chart_context(salt: str) -> Iterator[None]:
+    """The charts' matplotlib settings, without the "Glyph missing" warning (see
+    :func:`new_figure`): around drawing and around saving, which reads some of them."""
     import matplotlib
-    from matplotlib.figure import Figure
 
     with matplotlib.rc_context(rc_params(salt)), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"(?s)Glyph \d+ .*missing from",
                                 category=UserWarning)
-        fig = Figure(figsize=(width_inches, height_inches))
-        label = draw(fig)
-        if label is None:
-            return None
-        buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    return inline(buffer.getvalue(), salt, label)
+        yield
 
 
 _ID = re.compile(r'\bid="([^"]+)"')

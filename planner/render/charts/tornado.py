@@ -12,7 +12,7 @@ import numpy as np
 from planner.render import content, fmt
 from planner.render.charts.layout import arrange, figure_legend
 from planner.render.charts.style import GRID, INK, LIGHT
-from planner.render.charts.svg import WIDTH_INCHES, draw_figure, text_width
+from planner.render.charts.svg import WIDTH_INCHES, new_figure, svg_of, text_width
 from planner.render.i18n import t
 
 if TYPE_CHECKING:
@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 
 
 def sensitivity(result: Result) -> str | None:
+    """The chart of :func:`sensitivity_figure` as inline SVG."""
+    return svg_of(sensitivity_figure(result), "sensitivity")
+
+
+def sensitivity_figure(result: Result) -> Figure | None:
     """A tornado of the headline pair's break-even month: one row per input that moves it,
     bars from the plan's month to where the input's low and high ends put it; "never" beyond
     the horizon; the cheapest option named at an end where it changes."""
@@ -95,7 +100,7 @@ def sensitivity(result: Result) -> str | None:
         arrange(fig, [[ax]], legend_rows=1, top=14.0, right=8.0)
         return t("label.sensitivity")
 
-    return draw_figure("sensitivity", WIDTH_INCHES, height, draw)
+    return new_figure("sensitivity", WIDTH_INCHES, height, draw)
 
 
 def _end_label(row: dict[str, Any], side: str) -> str:

@@ -75,7 +75,7 @@ def worked_figures(result: Result) -> list[dict[str, Any]]:
         residual = float(option["residual_value"] or 0.0)
         parts = []
         if monthly is not None and not monthly.empty:
-            sums = monthly[monthly["option"] == name].groupby("component")["cost"].sum()
+            sums = monthly[monthly["option"] == name].groupby("component", observed=True)["cost"].sum()
             parts = [float(sums[c]) for c in COMPONENTS if c in sums and abs(sums[c]) >= 0.5]
         if not parts:
             parts = [float(flows.sum())]

@@ -57,7 +57,8 @@ def component_totals(result: Result) -> dict[str, Any]:
     monthly = result.monthly
     if monthly is None or monthly.empty or not names:
         return {"options": [], "rows": [], "residual": [], "total": []}
-    sums = monthly[monthly["option"].isin(names)].groupby(["component", "option"])["cost"].sum()
+    chosen = monthly[monthly["option"].isin(names)]
+    sums = chosen.groupby(["component", "option"], observed=True)["cost"].sum()
     components = [c for c in COMPONENTS if c in sums.index.get_level_values(0)]
     components += sorted(set(sums.index.get_level_values(0)) - set(components))
     rows = []
@@ -81,8 +82,8 @@ def grouped_monthly(result: Result, option: str) -> pd.DataFrame:
     monthly = result.monthly
     part = monthly[monthly["option"] == option]
     table = part.pivot_table(index="month", columns="component", values="cost",
-                             aggfunc="sum", fill_value=0.0).reindex(range(horizon + 1),
-                                                                    fill_value=0.0)
+                             aggfunc="sum", fill_value=0.0, observed=True)
+    table = table.reindex(range(horizon + 1), fill_value=0.0)
     groups = {}
     for group, members in COMPONENT_GROUPS:
         present = [c for c in members if c in table.columns]
