@@ -28,6 +28,7 @@ OPTION_FIELDS = (
     "energy_kwh", "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
     "first_unmet_month", "sessions_per_week", "job_wait_days", "served_share",
     "passed_cost", "passed_cost_share", "machines", "cost_per_owned_gpu_hour",
+    "scaling_efficiency", "job_days",
 )
 BREAK_EVEN_FIELDS = ("own", "versus", "months", "system_hours", "gpu_hours_per_month")
 #: The option fields that are whole numbers, nullable (``Int64``) in :attr:`Result.options`.

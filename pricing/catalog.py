@@ -1,7 +1,7 @@
 """The price catalog: its tables read from CSV files, merged, and looked up.
 
-Six tables ship in ``pricing/data``: ``gpus``, ``clouds``, ``free-tiers``, ``regions``,
-``site-kinds`` and ``systems``, one file each (:data:`pricing.schema.FILES`). Their columns,
+Seven tables ship in ``pricing/data``: ``gpus``, ``clouds``, ``free-tiers``, ``regions``,
+``site-kinds``, ``systems`` and ``interconnects``, one file each (:data:`pricing.schema.FILES`). Their columns,
 types and units are data in :mod:`pricing.schema` and are described, with their sources, in
 ``pricing/CATALOG.md``. :func:`load_catalog` reads them on first use (never at import time),
 caches the result, and merges user CSV files over them: a user row replaces the built-in rows
@@ -30,6 +30,7 @@ from pricing.rows import (
     CloudRow,
     FreeTierRow,
     GpuRow,
+    InterconnectRow,
     RegionRow,
     SiteKindRow,
     SystemRow,
@@ -59,6 +60,7 @@ __all__ = [
     "Column",
     "FreeTierRow",
     "GpuRow",
+    "InterconnectRow",
     "RegionRow",
     "SiteKindRow",
     "SystemRow",
@@ -111,6 +113,8 @@ class Catalog:
             r["id"].lower(): _plain_row(SiteKindRow, r) for r in tables["site-kinds"]
         }
         self._systems = {r["id"].lower(): _plain_row(SystemRow, r) for r in tables["systems"]}
+        self._interconnects = {r["id"].lower(): _plain_row(InterconnectRow, r)
+                               for r in tables["interconnects"]}
 
     # -- lookups ---------------------------------------------------------------------------
 
@@ -200,6 +204,17 @@ class Catalog:
         except KeyError:
             suggestions = close_matches(system_id, self.ids("systems"))
             raise CatalogLookupError("system", system_id, suggestions) from None
+
+    def interconnect(self, *ids: str | None) -> InterconnectRow | None:
+        """How the GPUs are connected (SPEC §8): the row of the first of ``ids`` (a cloud id,
+        a system or free tier id, then a GPU id, whose row is the default for instances and
+        machines of that GPU) that the interconnects table has; None when it has none."""
+        for key in ids:
+            if key:
+                row = self._interconnects.get(str(key).strip().lower())
+                if row is not None:
+                    return row
+        return None
 
     def relative_speed(self, gpu_id: str, reference_id: str, workload: str,
                        precision: str = "mixed") -> float | None:

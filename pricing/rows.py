@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from pricing.pricings import price_column
 
-__all__ = ["CloudRow", "FreeTierRow", "GpuRow", "RegionRow", "SiteKindRow", "SystemRow",
+__all__ = ["CloudRow", "FreeTierRow", "GpuRow", "InterconnectRow", "RegionRow", "SiteKindRow",
+           "SystemRow",
            "parse_frameworks", "parse_gpu_options"]
 
 
@@ -65,6 +66,19 @@ class CloudRow:
     def price(self, pricing: str) -> float | None:
         """Price per instance-hour for ``pricing`` (on_demand, spot, reserved_1y, reserved_3y)."""
         return getattr(self, price_column(pricing))
+
+
+@dataclass(frozen=True)
+class InterconnectRow:
+    """How the GPUs of an instance type or system are connected (SPEC §8): inside one
+    instance or machine, and between them."""
+
+    id: str
+    interconnect: str  # pcie, nvlink or nvswitch
+    across_machines: str  # infiniband, rdma or ethernet
+    as_of: str
+    source: str
+    notes: str | None
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ANY_REGION", "FILES", "QUOTA_RESETS", "TABLES", "TABLE_ALIASES",
-           "THROUGHPUT_PREFIX", "Column"]
+__all__ = ["ACROSS_MACHINES", "ANY_REGION", "FILES", "INTERCONNECTS", "QUOTA_RESETS", "TABLES",
+           "TABLE_ALIASES", "THROUGHPUT_PREFIX", "Column"]
 
 ANY_REGION = "*"
 """Region of a row whose price holds in every region the source lists."""
@@ -42,6 +42,12 @@ _PROVENANCE = (
 
 QUOTA_RESETS = ("daily", "weekly", "monthly", "rolling-24h", "none")
 """Values of a free tier's ``quota_reset``: when its quotas refill."""
+
+INTERCONNECTS = ("pcie", "nvlink", "nvswitch")
+"""Values of ``interconnect``: how the GPUs of one instance or machine are connected."""
+
+ACROSS_MACHINES = ("infiniband", "rdma", "ethernet")
+"""Values of ``across_machines``: the network between instances or machines."""
 
 TABLES: dict[str, tuple[Column, ...]] = {
     "gpus": (
@@ -132,6 +138,16 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("idle_power_watts", "float", "W", "power of everything but the GPUs, idle"),
         *_PROVENANCE,
     ),
+    "interconnects": (
+        Column("id", "str", "", "cloud id provider/instance, system id, or a GPU id (the "
+               "default for instances and machines of that GPU without a row of their own)",
+               True),
+        Column("interconnect", "str", "", "GPU to GPU inside one instance or machine: "
+               + ", ".join(INTERCONNECTS), True),
+        Column("across_machines", "str", "", "network between instances or machines: "
+               + ", ".join(ACROSS_MACHINES), True),
+        *_PROVENANCE[1:],
+    ),
 }
 """Table name -> its columns, in the order of its file."""
 
@@ -142,6 +158,7 @@ FILES = {
     "regions": "regions.csv",
     "site-kinds": "site_kinds.csv",
     "systems": "systems.csv",
+    "interconnects": "interconnects.csv",
 }
 """Table name -> the file of ``pricing/data`` it ships in."""
 
@@ -154,5 +171,6 @@ TABLE_ALIASES = {
     "site_kinds": "site-kinds",
     "site-kind": "site-kinds",
     "system": "systems",
+    "interconnect": "interconnects",
 }
 """Other names of the tables, accepted by :meth:`pricing.catalog.Catalog.rows` and ``ids``."""

@@ -17,7 +17,15 @@ from typing import Any
 
 from pricing.errors import CatalogFileError
 from pricing.rows import parse_frameworks, parse_gpu_options
-from pricing.schema import ANY_REGION, QUOTA_RESETS, TABLES, THROUGHPUT_PREFIX, Column
+from pricing.schema import (
+    ACROSS_MACHINES,
+    ANY_REGION,
+    INTERCONNECTS,
+    QUOTA_RESETS,
+    TABLES,
+    THROUGHPUT_PREFIX,
+    Column,
+)
 from pricing.suggest import close_matches, did_you_mean
 
 __all__ = ["Table", "parse_as_of", "read_table"]
@@ -194,6 +202,23 @@ def _check_row(table: str, row: dict[str, Any]) -> list[str]:
         row["id"] = row["id"].lower()
     if table == "site-kinds" and row.get("pue") is not None and row["pue"] < 1:
         problems.append(f"pue must be >= 1, got {row['pue']}")
+    if table == "interconnects":
+        problems.extend(_check_words(row, {"interconnect": INTERCONNECTS,
+                                           "across_machines": ACROSS_MACHINES}))
+    return problems
+
+
+def _check_words(row: dict[str, Any], allowed: dict[str, tuple[str, ...]]) -> list[str]:
+    """Cells that hold one word of a fixed list, lowercased in place (a near word suggested)."""
+    problems = []
+    for column, words in allowed.items():
+        value = row.get(column)
+        if value is None:
+            continue
+        row[column] = value = value.strip().lower()
+        if value not in words:
+            hint = did_you_mean(close_matches(value, words, n=1))
+            problems.append(f"{column} must be one of {', '.join(words)}, got {value!r}{hint}")
     return problems
 
 

@@ -31,7 +31,8 @@ OPTIONS_CSV_HEADER = (
     "name,kind,feasible,reasons,warnings,gpu,gpus,gpu_hours_per_month,total_cost,present_value,"
     "residual_value,cost_per_gpu_hour,energy_kwh,carbon_kg,capacity_gpu_hours_per_month,"
     "unmet_gpu_hours_per_month,first_unmet_month,sessions_per_week,job_wait_days,served_share,"
-    "passed_cost,passed_cost_share,machines,cost_per_owned_gpu_hour,currency")
+    "passed_cost,passed_cost_share,machines,cost_per_owned_gpu_hour,scaling_efficiency,job_days,"
+    "currency")
 TABLE_NAMES = ["options", "monthly", "monthly_long", "breakdown", "cash_flow_by_year",
                "break_even", "sensitivity", "cost_vs_usage", "assumptions"]
 SHEETS = ["Summary", "Options", "Monthly", "Monthly (long)", "Breakdown", "Cash flow by year",

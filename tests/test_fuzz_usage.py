@@ -133,7 +133,27 @@ def demands(draw) -> dict[str, Any]:
     _maybe(draw, "data_gb", amounts(1e5), demand, 0.3)
     _maybe(draw, "precision", st.sampled_from(["mixed", "fp32"]), demand, 0.1)
     _maybe(draw, "framework", st.sampled_from(["pytorch", "jax", "paddlepaddle"]), demand, 0.1)
+    _maybe(draw, "parallelism", st.sampled_from(["data", "independent"]), demand, 0.15)  # §8
     return demand
+
+
+# SPEC §8, jobs on several GPUs: a fraction in (0, 1] (its ends too) or auto; documents()
+# drops it where demand.parallelism is independent, and keeps auto to options whose GPU (or
+# catalog instance, system or tier) the interconnects table knows.
+SCALING_EFFICIENCIES = st.one_of(st.sampled_from([1, 1e-9, 0.5, "auto"]), _finite(1e-6, 1))
+
+
+def _scaling_rules(entry: dict[str, Any], demand: dict[str, Any]) -> None:
+    if "scaling_efficiency" not in entry:
+        return
+    if demand.get("parallelism") == "independent":
+        del entry["scaling_efficiency"]
+        return
+    spec = entry.get("cloud", entry.get("own", entry.get("free_tier")))
+    known = isinstance(spec, str) or (isinstance(spec, dict) and (spec.get("gpu")
+                                                                  or spec.get("system")))
+    if entry["scaling_efficiency"] == "auto" and not known:
+        entry["scaling_efficiency"] = 0.9
 
 
 @st.composite
@@ -164,6 +184,7 @@ def cloud_options(draw) -> dict[str, Any]:
     _maybe(draw, "interruptions_per_hour", st.one_of(st.just(0), _finite(0, 2)), entry, 0.3)
     _maybe(draw, "restart_minutes", _finite(0, 60), entry, 0.2)
     _maybe(draw, "storage_per_gb_month", _finite(0, 0.5), entry, 0.2)
+    _maybe(draw, "scaling_efficiency", SCALING_EFFICIENCIES, entry, 0.2)  # SPEC §8
     return entry
 
 
@@ -201,6 +222,7 @@ def own_options(draw) -> dict[str, Any]:
     _maybe(draw, "purchase_month", st.integers(0, 24), own, 0.25)
     entry: dict[str, Any] = {"own": own}
     _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
+    _maybe(draw, "scaling_efficiency", SCALING_EFFICIENCIES, entry, 0.2)  # SPEC §8
     return entry
 
 
@@ -226,6 +248,7 @@ def free_tier_options(draw) -> dict[str, Any]:
         _maybe(draw, "download_mb_per_s", _finite(0.1, 1000), tier, 0.2)
         entry = {"free_tier": tier}
     _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.2)
+    _maybe(draw, "scaling_efficiency", SCALING_EFFICIENCIES, entry, 0.2)  # SPEC §8
     return entry
 
 
@@ -311,6 +334,7 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
         doc["site"] = site
     for entry in options:
         _fleet_rules(entry, doc.get("horizon_months", 36))
+        _scaling_rules(entry, doc["demand"])
     doc["options"] = options
     if not longest and draw(st.floats(0, 1)) < 0.12:
         doc["uncertainty"] = draw(uncertainties(doc))
@@ -497,6 +521,10 @@ def check_result(d: dict[str, Any]) -> None:
                     assert o["gpu_hours_per_month"] == 0 and cap == 0, o["name"]
         else:
             assert o["machines"] is None and o["cost_per_owned_gpu_hour"] is None
+        # SPEC §8: the efficiency used is a fraction in (0, 1]; a job's days are positive,
+        # and null where the option is infeasible.
+        assert 0 < o["scaling_efficiency"] <= 1, o["scaling_efficiency"]
+        assert o["job_days"] is None or (o["feasible"] and o["job_days"] > 0), o["job_days"]
         assert all(isinstance(r, str) and r for r in o["reasons"] + o["warnings"])
     feasible = [o for o in d["options"] if o["feasible"]]
     if not feasible:

@@ -69,8 +69,12 @@ class Card:
     name: str
     gpu: str | None
     gpu_memory_gb: Array  # per GPU, NaN when unknown [GB]
-    gpu_hours_per_unit: Array  # own GPU-hours per reference unit (1/relative_speed) [h/unit]
+    #: own GPU-hours per reference unit, 1 / (relative_speed × scaling_efficiency) [h/unit]
+    gpu_hours_per_unit: Array
     job_hours: Array | None  # wall-clock length of one job on this option [h]
+    #: the share of linear speed-up a job of demand.gpus GPUs reaches here (SPEC §8); folded
+    #: into gpu_hours_per_unit and job_hours already [fraction]
+    scaling_efficiency: Array = None
 
 
 @dataclass

@@ -25,6 +25,7 @@ from planner.cards.model import (
     col,
 )
 from planner.cards.option_rates import option_rates, site_rates_of
+from planner.cards.scaling import auto_efficiency
 from planner.errors import Problem, suggestion_text
 from planner.messages import Message
 from planner.usage.units import gpu_hours_per_month, growth_per_year
@@ -104,7 +105,7 @@ def resolve(usage: Mapping[str, Any], catalog: Catalog) -> Resolved:
             issues.append(Problem(err.message, path=f"{path}.{err.key}",
                                   suggestion=suggestion_text(err.suggestions)))
             continue
-        provenance.extend(from_provenance(p) for p in prov)
+        provenance.extend(p if isinstance(p, Assumption) else from_provenance(p) for p in prov)
         warnings[name] = notes
         cards[name] = card
         target = option.get("overflow") or option.get("fallback")
@@ -125,8 +126,9 @@ def _unique(items: list[Assumption]) -> list[Assumption]:
 
 
 def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tflops,
-                        reference, catalog: Catalog, notes: list[Message]):
-    """Own GPU-hours per reference unit, and the job length on this option [h]."""
+                        reference, catalog: Catalog, notes: list[Message], efficiency=1.0):
+    """Own GPU-hours per reference unit, and the job length on this option [h]: both divided
+    by ``efficiency``, the option's scaling efficiency (SPEC §8). [h/unit], [h]"""
     d = usage["demand"]
     speed = option.get("relative_speed")
     if demand.form == "flops":
@@ -138,7 +140,8 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
                                "FLOPs demand needs the GPU's peak_tflops: name a catalog gpu "
                                "or give peak_tflops")
         per_unit = 1.0 / (peak * 1e12 * d["flops_efficiency"] * 3600.0)
-        return col(per_unit), demand.job_hours
+        job = None if demand.job_hours is None else demand.job_hours / efficiency
+        return col(per_unit) / efficiency, job
     if speed is None:
         speed = 1.0
         if gpu is not None and reference is not None:
@@ -148,9 +151,48 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
                 speed = ratio
             else:
                 notes.append(Message("warning.no_throughput", gpu=gpu, reference=reference))
-    speed = col(speed)
+    speed = col(speed) * efficiency
     job = None if demand.job_hours is None else demand.job_hours / speed
     return 1.0 / speed, job
+
+
+def scaling_efficiency(usage, option, catalog: Catalog, gpu: str | None, gpus_per_machine,
+                       notes: list | None = None):
+    """The option's scaling efficiency (SPEC §8), an (S, 1) array: 1 for independent runs and
+    by default; the number given; or ``auto``: from how the option's GPUs are connected (the
+    interconnects row of its catalog instance, system or tier, else of its GPU), whose row is
+    then added to ``notes`` as an assumption. [fraction]
+
+    Raises :class:`PricingError` at ``scaling_efficiency`` when ``auto`` finds no row.
+    """
+    d = usage["demand"]
+    given_value = option.get("scaling_efficiency")
+    if d.get("parallelism") == "independent" or given_value is None:
+        return col(1.0)
+    if not isinstance(given_value, str):
+        return col(given_value)
+    gpus = col(d["gpus"])
+    if (gpus <= 1).all():
+        return col(1.0)
+    own = option.get("own")
+    ids = [option.get("cloud"), option.get("free_tier"),
+           own.get("system") if isinstance(own, Mapping) else None]
+    row = catalog.interconnect(*[i for i in ids if isinstance(i, str)], gpu)
+    if row is None:
+        raise PricingError("scaling_efficiency",
+                           "scaling_efficiency: auto needs to know how the option's GPUs are "
+                           "connected, and the catalog's interconnects table has no row for "
+                           "its instance, system or GPU: give a number, or add a row")
+    efficiency = col(auto_efficiency(row.interconnect, row.across_machines, gpus,
+                                     col(gpus_per_machine)))
+    if notes is not None:
+        notes.append(Assumption(
+            Message("assumption.interconnect", id=row.id),
+            Message("assumption.interconnect_value", interconnect=row.interconnect,
+                    across=row.across_machines, share=float(efficiency.ravel()[0]),
+                    gpus=float(gpus.ravel()[0])),
+            row.as_of, row.source))
+    return efficiency
 
 
 def _site(usage, catalog: Catalog, issues: list[Problem],
@@ -179,7 +221,7 @@ def _site(usage, catalog: Catalog, issues: list[Problem],
 
 
 def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: Catalog,
-                     notes: list[Message]):
+                     notes: list[Message], efficiency):
     """A tier that hands out GPUs at random: the expected own GPU-hours per unit of work over
     the GPUs with enough memory, the memory the work can count on, and the share of sessions
     that get such a GPU."""
@@ -195,7 +237,7 @@ def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: C
             memories.append(memory)
             continue
         unit, _ = _gpu_hours_per_unit(usage, option, demand, gpu_id, facts.peak_tflops,
-                                      reference, catalog, notes)
+                                      reference, catalog, notes, efficiency)
         per_unit = per_unit + share * unit
         share_ok += share
         memories.append(memory)
@@ -227,10 +269,14 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
     name = option["name"]
     precision = usage["demand"].get("precision") or "mixed"
     rates = option_rates(catalog, option, currency=currency, fx=fx, precision=precision)
+    scaling: list[Assumption] = []  # the interconnects row behind scaling_efficiency: auto
     if option.get("cloud") is not None:
         pricing = option.get("pricing") or "on_demand"
+        efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus,
+                                        scaling)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
-                                            rates.facts.peak_tflops, reference, catalog, notes)
+                                            rates.facts.peak_tflops, reference, catalog, notes,
+                                            efficiency)
         reserved = pricing in TERM_MONTHS
         price = getattr(rates, PRICE_COLUMN[pricing])
         if price is None:
@@ -238,7 +284,8 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
                                         f"{pricing} pricing")
         card = CloudCard(
             name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
-            gpu_hours_per_unit=per_unit, job_hours=job, pricing=pricing, gpus=col(rates.gpus),
+            gpu_hours_per_unit=per_unit, job_hours=job, scaling_efficiency=efficiency,
+            pricing=pricing, gpus=col(rates.gpus),
             price_per_hour=col(price), on_demand_price_per_hour=col(rates.price_per_hour),
             reserved_price_per_hour=col(price) if reserved else None,
             term_months=TERM_MONTHS.get(pricing, 0),
@@ -248,11 +295,14 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             restart_minutes=col(given(option.get("restart_minutes"), 5.0)),
             storage_per_gb_month=col(rates.storage_per_gb_month),
         )
-        return card, rates.provenance
+        return card, [*rates.provenance, *scaling]
     if option.get("own") is not None:
         own = option["own"]
+        efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu,
+                                        rates.gpu_count, scaling)
         per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
-                                            rates.facts.peak_tflops, reference, catalog, notes)
+                                            rates.facts.peak_tflops, reference, catalog, notes,
+                                            efficiency)
         financing = own.get("financing")
         carbon = site.get("carbon_kg_per_kwh")
         # A lifetime beyond 10^300 years is forever (never replaced, worth its price at T):
@@ -261,7 +311,8 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
         lifetime = np.maximum(np.floor(years * 12 + 0.5), 1)
         card = OwnCard(
             name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
-            gpu_hours_per_unit=per_unit, job_hours=job, gpu_count=col(rates.gpu_count),
+            gpu_hours_per_unit=per_unit, job_hours=job, scaling_efficiency=efficiency,
+            gpu_count=col(rates.gpu_count),
             purchase_price=col(rates.purchase_price), lifetime_months=col(lifetime),
             resale_fraction=col(own["resale_fraction"]),
             power_kw=col(rates.power_watts) / 1000.0,
@@ -282,14 +333,17 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
             machines_auto=_is_auto(own.get("machines", 1)),
             purchase_month=col(own.get("purchase_month", 0)),
         )
-        return card, rates.provenance
+        return card, [*rates.provenance, *scaling]
+    efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus,
+                                    scaling)
     per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
-                                        rates.facts.peak_tflops, reference, catalog, notes)
+                                        rates.facts.peak_tflops, reference, catalog, notes,
+                                        efficiency)
     memory = col(rates.facts.gpu_memory_gb)
     availability = col(rates.availability)
     if rates.gpu_options and option.get("relative_speed") is None:
         per_unit, memory, share = _random_hardware(usage, option, demand, rates, reference,
-                                                   catalog, notes)
+                                                   catalog, notes, efficiency)
         availability = availability * share
     setup = col(rates.setup_minutes)
     data_gb = usage["demand"].get("data_gb") or 0.0
@@ -299,8 +353,8 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
     framework = (usage["demand"].get("framework") or "pytorch").lower()
     card = FreeTierCard(
         name=name, gpu=rates.facts.gpu, gpu_memory_gb=memory,
-        gpu_hours_per_unit=per_unit, job_hours=job, gpus=col(rates.gpus),
-        session_hours=col(rates.session_hours), weekly_quota_hours=col(rates.weekly_quota_hours),
+        gpu_hours_per_unit=per_unit, job_hours=job, scaling_efficiency=efficiency,
+        gpus=col(rates.gpus), session_hours=col(rates.session_hours), weekly_quota_hours=col(rates.weekly_quota_hours),
         daily_quota_hours=col(rates.daily_quota_hours),
         monthly_quota_hours=col(rates.monthly_quota_hours),
         fee_per_month=col(rates.fee_per_month), setup_minutes=setup,
@@ -309,4 +363,4 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
                           Message("reason.framework", frameworks=", ".join(rates.frameworks),
                                   framework=framework)),
     )
-    return card, rates.provenance
+    return card, [*rates.provenance, *scaling]

@@ -64,6 +64,13 @@ class OptionFigures:
     #: hours_per_month × (T − p); NaN with 0 machines or when infeasible; else None (SPEC §6).
     #: [currency per GPU-hour]
     cost_per_owned_gpu_hour: Array | None = None
+    #: The share of linear speed-up a job of demand.gpus GPUs reaches on the option, the
+    #: value used (SPEC §8). [fraction]
+    scaling_efficiency: Array | None = None
+    #: Wall-clock days one job of demand.job_hours runs on the option, job_hours /
+    #: (relative_speed × scaling_efficiency) / 24 (interruptions and quota waits not
+    #: counted); None without job_hours, NaN where the option is infeasible. [days]
+    job_days: Array | None = None
 
 
 @dataclass
@@ -143,10 +150,22 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             passed_cost=_masked(passed_cost(flows, rows), feasible),
             passed_cost_share=_masked(passed_cost_share(flows, rows), feasible),
             **_fleet_figures(model, card, flows, feasible, rows),
+            **_job_figures(card, feasible, rows),
         ))
     pairs = _pairs(model, options, break_even) if options else []
     return Figures(options=options, pairs=pairs, cheapest=cheapest_of(model, options, rows),
                    target=_targets(model, options), model=model)
+
+
+def _job_figures(card, feasible: Array, rows: int) -> dict:
+    """``scaling_efficiency`` and ``job_days`` of SPEC §8: the efficiency folded into the
+    card, and its job's wall-clock length in days (NaN where infeasible)."""
+    efficiency = 1.0 if card.scaling_efficiency is None else card.scaling_efficiency[:, 0]
+    out = {"scaling_efficiency": np.broadcast_to(np.asarray(efficiency, dtype=float), (rows,))}
+    if card.job_hours is not None:
+        days = np.broadcast_to(np.asarray(card.job_hours, dtype=float)[:, 0] / 24.0, (rows,))
+        out["job_days"] = np.where(feasible, days, np.nan)
+    return out
 
 
 def _fleet_figures(model: Model, card, flows: Flows, feasible: Array, rows: int) -> dict:

@@ -243,6 +243,8 @@ def _option_row(plan, o: OptionFigures) -> dict[str, Any]:
         "machines": None if o.machines is None else _int_or_none(o.machines[0]),
         "cost_per_owned_gpu_hour": (None if o.cost_per_owned_gpu_hour is None
                                     else _num(o.cost_per_owned_gpu_hour[0])),
+        "scaling_efficiency": _num(o.scaling_efficiency[0]),
+        "job_days": None if o.job_days is None else _num(o.job_days[0]),
         **_free_tier_use(plan, o),
         **_who_serves(plan, o),
     }

@@ -55,7 +55,7 @@ SCALAR_FIELDS = ("kind", "feasible", "gpu", "gpus", "gpu_hours_per_month", "tota
                  "present_value", "residual_value", "cost_per_gpu_hour", "energy_kwh",
                  "carbon_kg", "capacity_gpu_hours_per_month", "unmet_gpu_hours_per_month",
                  "first_unmet_month", "served_share", "passed_cost", "passed_cost_share",
-                 "machines", "cost_per_owned_gpu_hour")
+                 "machines", "cost_per_owned_gpu_hour", "scaling_efficiency", "job_days")
 BREAK_EVEN_FIELDS = ("months", "system_hours", "gpu_hours_per_month")
 #: The scalar fields that are whole numbers: nullable integers (``Int64``) in the frame.
 INTEGER_FIELDS = ("gpus", "first_unmet_month", "machines")

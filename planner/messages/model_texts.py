@@ -160,6 +160,12 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "assumption.cloud": ("{id} ({region})", "{id}（{region}）"),
     "assumption.on_demand_price": ("{currency} {price}/h on demand",
                                    "按需 {currency} {price}/小时"),
+    # -- jobs on several GPUs (SPEC §8) --
+    "assumption.interconnect": ("how {id} connects its GPUs", "{id} 的 GPU 互连方式"),
+    "assumption.interconnect_value": (
+        ("{interconnect}, {across} between machines: scaling efficiency {share:.3g} for "
+         "{gpus:g} GPUs"),
+        "机内 {interconnect}，机间 {across}：{gpus:g} 个 GPU 的扩展效率 {share:.3g}"),
     "assumption.system": ("system {system}", "整机 {system}"),
     "assumption.system_price": ("non-GPU price and power", "非 GPU 部件的价格与功耗"),
     "assumption.street_price": ("street price of {gpu}", "{gpu} 的市场价"),

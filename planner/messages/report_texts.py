@@ -430,19 +430,20 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "RV 第 T 个月的残值；r 年折现率；g 每个作业的 GPU 数；k 每个实例的 GPU 数")),
     "fx.discount": ("v_m = (1 + r)^(−m/12),   v_0 = 1", ""),
     "fx.demand": (
-        ("D_m = D_1 × (1 + growth)^((m − 1)/12);   an option needs G_m = D_m / relative_speed of "
-        "its own GPU-hours"),
-        "D_m = D_1 × (1 + growth)^((m − 1)/12)；方案自身需要 G_m = D_m / relative_speed GPU 小时"),
+        ("D_m = D_1 × (1 + growth)^((m − 1)/12);   an option needs G_m = D_m / (relative_speed × "
+        "scaling_efficiency) of its own GPU-hours"),
+        ("D_m = D_1 × (1 + growth)^((m − 1)/12)；方案自身需要 G_m = D_m / (relative_speed × "
+         "scaling_efficiency) GPU 小时")),
     "fx.total": ("total = Σ_{m=0..T} c_m − RV", ""),
     "fx.pv": ("PV = Σ_{m=0..T} v_m × c_m − v_T × RV", ""),
     "fx.per_hour": ("per GPU-hour = total / Σ_{m=1..T} D_m", "每 GPU 小时 = total / Σ_{m=1..T} D_m"),
     "fx.instance_hours": (
         ("I_m = G_m / g × ⌈g / k⌉ × ρ,   ρ = 1 + interruptions_per_hour × (checkpoint_minutes / 2 "
         "+ restart_minutes) / 60;   billed in increments b: I_m = G_m / (g × L) × ⌈L × ρ / b⌉ × "
-        "b × ⌈g / k⌉, L = job_hours / relative_speed"),
+        "b × ⌈g / k⌉, L = job_hours / (relative_speed × scaling_efficiency)"),
         ("I_m = G_m / g × ⌈g / k⌉ × ρ，ρ = 1 + interruptions_per_hour × (checkpoint_minutes / 2 + "
         "restart_minutes) / 60；按增量 b 计费：I_m = G_m / (g × L) × ⌈L × ρ / b⌉ × b × ⌈g / k⌉，"
-        "L = job_hours / relative_speed")),
+        "L = job_hours / (relative_speed × scaling_efficiency)")),
     "fx.rent": (("rental_m = I_m × price per instance-hour;   storage_m = data_gb × price per "
                 "GB-month"),
                 "rental_m = I_m × 每实例小时价格；storage_m = data_gb × 每 GB·月价格"),
@@ -470,6 +471,15 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "Δ_{k*+1}),   k* the last month end with Δ > 0"),
         ("C_k = Σ_{m≤k} c_m，Δ_k = C_k(own) − C_k(other)；months = k* + Δ_k* / (Δ_k* − "
         "Δ_{k*+1})，k* 为 Δ > 0 的最后一个月末")),
+    # -- jobs on several GPUs (SPEC §8) --
+    "col.job_days": ("Days / job", "天 / 作业"),
+    "gpu.scaling": ("{share} scaling", "扩展效率 {share}"),
+    "note.job_days": (
+        ("Days / job: the wall-clock days one job of demand.job_hours (hours on the reference "
+         "GPU) runs on each option, job_hours / (relative_speed × scaling_efficiency), without "
+         "interruptions or waits for quotas."),
+        ("天 / 作业：一个 demand.job_hours（以参考 GPU 计的小时数）的作业在各方案上运行的日历"
+         "天数，即 job_hours / (relative_speed × scaling_efficiency)，不含中断和配额等待。")),
     "fx.break_even_usage": (
         ("the smallest month-1 demand x with PV_own(x) = PV_other(x), or where their difference "
         "changes sign"),

@@ -127,13 +127,18 @@ def _page_css(paper: str, lang: str) -> str:
 #: (``CN¥4,164,891`` is 12); beyond, 6 pt (``CN¥151,161,492``).
 OPTIONS_TABLE_PT = ((9, 8.0), (11, 7.0), (13, 6.5))
 SMALLEST_TABLE_PT = 6.0
+#: Characters the column of days a job runs (SPEC §8) counts for in the steps above.
+DAYS_COLUMN_CHARS = 2
 
 
 def options_table_pt(rows: list[Any]) -> float:
-    """The options table's font size [pt] for its longest amount (see OPTIONS_TABLE_PT)."""
+    """The options table's font size [pt] for its longest amount (see OPTIONS_TABLE_PT); with
+    the column of days a job runs (SPEC §8), the steps come two characters sooner."""
     longest = max((len(str(getattr(row, key, None) or "")) for row in rows
                    for key in ("total_cost", "present_value", "cost_per_gpu_hour",
                                "residual_value")), default=0)
+    if any(getattr(row, "job_days", "") for row in rows):
+        longest += DAYS_COLUMN_CHARS
     return next((pt for chars, pt in OPTIONS_TABLE_PT if longest <= chars), SMALLEST_TABLE_PT)
 
 
@@ -202,6 +207,7 @@ def context(result: Result, date: datetime.date, paper: str = "a4") -> dict[str,
         "risk": content.risk_sentence(result),
         "inputs": content.inputs(result),
         "options": options,
+        "job_days": content.shows_job_days(result),
         "warnings": content.warnings(result, date),
         "matrix": content.break_even_matrix(result),
         "marked_break_even": any(not fmt.is_missing(r["months"]) for r in marked),

@@ -108,6 +108,7 @@ _OPTION_KINDS = {
     "sessions_per_week": ("number", 2), "job_wait_days": ("number", 1),
     "served_share": ("fraction", 0), "passed_cost": ("money", 0),
     "passed_cost_share": ("fraction", 0),
+    "scaling_efficiency": ("fraction", 0), "job_days": ("number", 2),
 }
 
 
@@ -119,6 +120,7 @@ _OPTION_LABELS = {
     "unmet_gpu_hours_per_month": "Unmet (GPU-hours/month)", "job_wait_days": "Job wait (days)",
     "served_share": "Share of its demand served itself",
     "passed_cost": "Cost of overflow or fallback", "passed_cost_share": "Share of cost passed on",
+    "scaling_efficiency": "Scaling efficiency", "job_days": "Days per job",
 }
 
 

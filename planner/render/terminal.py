@@ -24,7 +24,7 @@ def summary_table(result: Result, lang: str = "en") -> rich.table.Table:
     with i18n.language(lang):
         data = result.data
         caption = "\n".join([content.recommendation(result), *_reserved_per_term(result),
-                             *_fleets(result), *_mix(result, lang)])
+                             *_fleets(result), *_job_days(result), *_mix(result, lang)])
         table = Table(title=data["title"], caption=caption, caption_justify="left")
         table.add_column(t("term.option"))
         table.add_column(t("term.feasible"))
@@ -70,6 +70,15 @@ def _fleets(result: Result) -> list[str]:
                                                           _by_name(result))
             if data["kind"] == "own" and (data.get("machines") not in (None, 1)
                                           or row.name in result.purchase_months)]
+
+
+def _job_days(result: Result) -> list[str]:
+    """"Days / job: h100-server 3.5, h100-on-demand 3.3" (SPEC §8), when demand.job_hours is
+    given: a line under the table, so that the table keeps its width in 80 columns."""
+    if not content.shows_job_days(result):
+        return []
+    days = [f"{row.name} {row.job_days}" for row in content.option_rows(result) if row.feasible]
+    return [f"{t('col.job_days')}: {', '.join(days)}"]
 
 
 def _by_name(result: Result) -> list[dict]:

@@ -94,6 +94,10 @@ class Demand(Map):
         "Growth per month, compounding, in place of growth_per_year (not with it): demand of "
         "month m = demand × (1+g)^(m−1), that is growth_per_year = (1+g)^12 − 1. "
         "[fraction per month]", None, default_text="none (growth_per_year applies)")
+    parallelism: Literal["data", "independent"] = key(
+        "How a job uses its `gpus` GPUs: data (one job spread over them; an option's "
+        "scaling_efficiency applies) or independent (`gpus` separate one-GPU runs side by "
+        "side: scaling_efficiency is 1 and giving one is an error).", "data")
     job_hours: Positive | None = key(
         "Wall-clock length of one job of `gpus` GPUs on the reference GPU (with FLOPs demand: "
         "on every option). [hours]", None, default_text="none")

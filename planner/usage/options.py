@@ -24,6 +24,7 @@ from planner.usage.values import (
     NonNegative,
     OptionName,
     Positive,
+    PositiveFraction,
     Text,
 )
 from planner.usage.vocabulary import (
@@ -40,6 +41,14 @@ _RELATIVE_SPEED_DESCRIPTION = (
     "utilization demand. [ratio]")
 _RELATIVE_SPEED_DEFAULT = "catalog throughput against reference_gpu, else 1"
 _CATALOG_FROM_GPU = "catalog (from gpu)"
+_SCALING_DESCRIPTION = (
+    "Share of linear speed-up a job of demand.gpus GPUs reaches on this option, relative to "
+    "how the demand was measured: the option needs D / (relative_speed × scaling_efficiency) "
+    "of its own GPU-hours and a job lasts job_hours / (relative_speed × scaling_efficiency). "
+    "A fraction in (0, 1], or auto: the demand was measured on one GPU, and the efficiency "
+    "of demand.gpus GPUs comes from how the option's GPUs are connected (the catalog's "
+    "interconnects table; pricing/CATALOG.md); 1 when demand.gpus is 1. Not with "
+    "demand.parallelism: independent. [fraction]")
 
 
 class CloudSpec(Map):
@@ -83,6 +92,24 @@ MACHINE_FORMS = ("count", "word")
 
 def _machines_form(value: Any) -> str:
     return "word" if isinstance(value, str) else "count"
+
+
+#: ``scaling_efficiency``: a fraction, or ``auto`` (SPEC §8). The tags name the forms in
+#: pydantic's locations.
+SCALING_FORMS = ("fraction", "word")
+
+
+def _scaling_form(value: Any) -> str:
+    return "word" if isinstance(value, str) else "fraction"
+
+
+ScalingEfficiency = Annotated[
+    Annotated[PositiveFraction, Tag("fraction")] | Annotated[Literal["auto"], Tag("word")],
+    Discriminator(_scaling_form)]
+
+
+def _scaling_key() -> Any:
+    return key(_SCALING_DESCRIPTION, None, default_text="1")
 
 
 Machines = Annotated[
@@ -245,6 +272,7 @@ class CloudOption(Map):
         "Catalog region (catalog ids only).", None, default_text="cheapest listed")
     relative_speed: Positive | None = key(
         _RELATIVE_SPEED_DESCRIPTION, None, default_text=_RELATIVE_SPEED_DEFAULT)
+    scaling_efficiency: ScalingEfficiency | None = _scaling_key()
     billing_increment_minutes: NonNegative | None = key(
         "Each job's rented time is rounded up to this (0 = exact); applies only when "
         "demand.job_hours is given. [minutes]", None, default_text="catalog, else 0")
@@ -276,6 +304,7 @@ class OwnOption(Map):
     own: OwnSpec = key("The machine.")
     relative_speed: Positive | None = key(
         _RELATIVE_SPEED_DESCRIPTION, None, default_text=_RELATIVE_SPEED_DEFAULT)
+    scaling_efficiency: ScalingEfficiency | None = _scaling_key()
     overflow: Text | None = key(
         "Name of another option that serves the demand above the machine's capacity.", None,
         default_text="none (demand above capacity makes the option infeasible)")
@@ -294,6 +323,7 @@ class FreeTierOption(Map):
     free_tier: FreeTierRef
     relative_speed: Positive | None = key(
         _RELATIVE_SPEED_DESCRIPTION, None, default_text=_RELATIVE_SPEED_DEFAULT)
+    scaling_efficiency: ScalingEfficiency | None = _scaling_key()
     fallback: Text | None = key(
         "Name of another option that serves the demand the tier cannot.", None,
         default_text="none (demand the tier cannot serve makes the option infeasible)")

@@ -18,6 +18,7 @@ from planner.usage.options import (
     OPTION_MODELS,
     PER_TERM,
     RESERVED_FORMS,
+    SCALING_FORMS,
     SPEC_MODELS,
     Financing,
 )
@@ -49,6 +50,8 @@ def _strip_tags(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], str | None]:
             rest = rest[:1] + rest[2:]
         if len(rest) >= 3 and rest[:2] == ("own", "machines") and rest[2] in MACHINE_FORMS:
             rest = rest[:2] + rest[3:]
+        if len(rest) >= 2 and rest[0] == "scaling_efficiency" and rest[1] in SCALING_FORMS:
+            rest = rest[:1] + rest[2:]
         return loc[:2] + rest, kind
     return loc, None
 
@@ -166,6 +169,10 @@ def error_problems(error: Mapping[str, Any]) -> list[Problem]:
     if loc[-2:] == ("own", "machines") and kind_of_error in ("literal_error", "integer_type",
                                                             "integer_fraction"):
         return [Problem(f"expected a whole number of machines (0 or more) or {AUTO}, got "
+                        f"{describe(value)}", path=path, suggestion=_auto_suggestion(value))]
+    if loc[-1:] == ("scaling_efficiency",) and kind_of_error not in ("missing",):
+        # SPEC §8: a fraction in (0, 1] or auto (the word's near misses suggested).
+        return [Problem(f"expected a fraction above 0 and at most 1, or {AUTO}, got "
                         f"{describe(value)}", path=path, suggestion=_auto_suggestion(value))]
     if kind_of_error == "missing":
         return [Problem("required key missing", path=path)]

@@ -55,6 +55,7 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
             problems += _free_tier_rules(entry, here)
     problems += _target_rules(entries, names)
     problems += _mix_rules(data.get("mix"), entries, names)
+    problems += _parallelism_rules(demand, entries)
     if any(kind == "own" for _, _, kind in entries):
         site = data.get("site", {})
         if (isinstance(site, Mapping) and site.get("electricity_per_kwh") is None
@@ -139,6 +140,17 @@ def _own_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
         Problem("required when own has no gpu", path=f"{here}.own.{key}", at="map")
         for key in ("purchase_price", "power_watts") if own.get(key) is None
     ]
+
+
+def _parallelism_rules(demand: Any, entries: list) -> list[Problem]:
+    """SPEC §8: independent runs (``demand.parallelism: independent``) are one-GPU runs side
+    by side; no option's scaling_efficiency applies, so giving one is an error."""
+    if not isinstance(demand, Mapping) or demand.get("parallelism") != "independent":
+        return []
+    return [Problem("demand.parallelism is independent: every run uses one GPU, so "
+                    "scaling_efficiency is 1; remove it, or set demand.parallelism: data",
+                    path=f"options[{i}].scaling_efficiency", at="key")
+            for i, entry, _ in entries if entry.get("scaling_efficiency") is not None]
 
 
 def _fleet_rules(entry: Mapping[str, Any], here: str, horizon: Any) -> list[Problem]:

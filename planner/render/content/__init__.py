@@ -59,6 +59,7 @@ from planner.render.content.rows import (
     option_rows,
     prices_age_days,
     sensitivity,
+    shows_job_days,
     warnings,
 )
 from planner.render.content.served import decision_notes, served_text
@@ -73,7 +74,8 @@ __all__ = [
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
     "mix_section", "mix_sentences",
     "option_name", "option_rows", "prices_age_days", "ranked_options", "recommendation",
-    "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "site_pue",
+    "recommendation_parts", "risk_sentence", "sensitivity", "served_text", "shows_job_days",
+    "site_pue",
     "uncertainty_section", "uncertainty_sentence", "warnings",
     "worked_figures", "year_periods",
     "yearly_cash_flow",

@@ -47,6 +47,8 @@ class OptionRow:
     residual_value: str
     energy: str = ""
     served: str = ""  # the share of its demand it serves itself
+    job_days: str = ""  # wall-clock days one job runs on it (SPEC §8); "" without job_hours
+    scaling: str = ""  # its scaling efficiency when not 1 (SPEC §8), e.g. "93% scaling"
 
 
 def _gpu_text(row: dict[str, Any]) -> str:
@@ -111,8 +113,31 @@ def option_rows(result: Result) -> list[OptionRow]:
             residual_value=money_text(row["residual_value"], currency),
             energy=_energy_text(row, horizon),
             served=served_text(row),
+            job_days=_job_days_text(row),
+            scaling=_scaling_text(row),
         ))
     return rows
+
+
+def _job_days_text(row: dict[str, Any]) -> str:
+    """Wall-clock days one job runs on the option, one decimal ("—" where it cannot run)."""
+    if "job_days" not in row:
+        return ""
+    return fmt.number(row["job_days"], 1)
+
+
+def _scaling_text(row: dict[str, Any]) -> str:
+    """The option's scaling efficiency (SPEC §8) when a job does not scale linearly there."""
+    efficiency = row.get("scaling_efficiency")
+    if fmt.is_missing(efficiency) or efficiency == 1:
+        return ""
+    return t("gpu.scaling", share=fmt.percent(efficiency))
+
+
+def shows_job_days(result: Result) -> bool:
+    """Whether the options table has a column of job lengths: when demand.job_hours is given
+    (some option has one)."""
+    return any(not fmt.is_missing(row.get("job_days")) for row in result.data["options"])
 
 
 def _direction(result: Result, row: dict[str, Any]) -> str:
