@@ -31,6 +31,7 @@ from planner.cards.model import has_infinity
 from planner.cards.resolve import resolve
 from planner.engine.figures import compute
 from planner.errors import Problem, UserError
+from planner.evaluate.freed_memory import reuse_freed_memory
 from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
@@ -129,7 +130,7 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
                          tuple(numeric), tuple(values), tuple(arrays), tuple(sizes), mode,
                          key, break_even, **layout)
         groups.append(Group(spec, size, rows, cells, chunk_size is not None))
-    with (progress or _no_progress)(total) as advance:
+    with (progress or _no_progress)(total) as advance, reuse_freed_memory():
         return (executor or in_process)(groups, advance)
 
 
