@@ -95,10 +95,10 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
     ``machines: auto`` is chosen first, for every scenario; the break-even rows use that count.
     """
     model = choose_machines(model)
-    flows_by_name = evaluate(model)
+    work = work_by_month(model)
+    flows_by_name = evaluate(model, work)
     rows = max(model.scenarios, 1)
     disc = discount(model)
-    work = work_by_month(model)
     options = []
     demand_hours = month_sums(work)
     for name, flows in flows_by_name.items():

@@ -350,15 +350,15 @@ def _overflow_error(model, names, values, index, chunk) -> UserError:
 
 
 def _field(model, o, field: str, rows: int) -> np.ndarray:
+    # (rows,) or (1,): the column's assignment broadcasts, so no broadcast view is made here.
     card = model.cards[o.name]
     if field == "gpus":
         gpus = card.gpu_count if o.kind == "own" else card.gpus
-        return np.broadcast_to(np.asarray(gpus, dtype=float)[:, 0], (rows,))
+        return np.asarray(gpus, dtype=float)[:, 0]
     value = getattr(o, field)
     if value is None:
-        return np.full(rows, np.nan)
-    return np.broadcast_to(np.asarray(value, dtype=float if field != "feasible" else bool),
-                           (rows,))
+        return np.full(1, np.nan)
+    return np.asarray(value, dtype=float if field != "feasible" else bool).reshape(-1)
 
 
 # -- The seam between a sweep and where its chunks run ---------------------------------------
