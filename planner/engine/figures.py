@@ -20,7 +20,7 @@ from planner.engine.breakeven import (
 )
 from planner.engine.fleet import choose_machines
 from planner.engine.flows import Flows, month_sums, present_value, total_cost
-from planner.engine.months import discount, work_by_month
+from planner.engine.months import cumulative_by_month, discount, work_by_month
 from planner.engine.reserved_levels import ReservedLevelSearch
 from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
 from planner.engine.tco import evaluate
@@ -102,10 +102,10 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
     ``machines: auto`` is chosen first, for every scenario; the break-even rows use that count.
     """
     model = choose_machines(model)
-    flows_by_name = evaluate(model)
+    work = work_by_month(model)
+    flows_by_name = evaluate(model, work)
     rows = max(model.scenarios, 1)
     disc = discount(model)
-    work = work_by_month(model)
     options = []
     demand_hours = month_sums(work)
     for name, flows in flows_by_name.items():
@@ -228,7 +228,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
     """Every own option against every other option (own against own both ways)."""
     pairs = []
     rows = options[0].feasible.shape[0]
-    cumulative = {o.name: np.cumsum(o.flows.monthly_cost, axis=1) for o in options}
+    cumulative = {o.name: cumulative_by_month(o.flows.monthly_cost) for o in options}
     peak = {name: cumulative_peak(cum) for name, cum in cumulative.items()}
     search = ReservedLevelSearch(model, OVERFLOW_SEARCH_FACTOR)
     for own in options:
@@ -236,7 +236,7 @@ def _pairs(model: Model, options: list[OptionFigures], break_even: bool) -> list
         if not isinstance(card, OwnCard):
             continue
         system_hours = np.broadcast_to(own.flows.system_hours, own.flows.monthly_cost.shape)
-        busy_cumulative = np.cumsum(system_hours, axis=1)
+        busy_cumulative = cumulative_by_month(system_hours)
         for other in options:
             if other is own:
                 continue

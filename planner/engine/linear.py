@@ -521,9 +521,8 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
         if todo.size == 0 or stop <= start:
             continue
         lo = max(start - 1, 0)
-        # From the point before, for the solve; einsum runs in numpy's own loop, on one
-        # thread (a BLAS product spins up a second one for these thin matrices).
-        values = np.einsum("ik,kp->ip", coef[todo], basis[:, lo:stop])
+        # From the point before, for the solve.
+        values = thin_product(coef[todo], basis[:, lo:stop])
         below = values[:, start - lo:] <= tol[todo, None]
         hit = below.any(axis=1)
         j = np.argmax(below, axis=1) + (start - lo)
@@ -540,3 +539,23 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
         todo = todo[~hit]
         start = stop
     return level
+
+
+#: Multiply-adds of one BLAS call of :func:`thin_product`: OpenBLAS runs a product below
+#: 65,536 × 4 of them on the calling thread (GEMM_MULTITHREAD_THRESHOLD); above it wakes a
+#: second thread, which on a shared machine waits for its core and then spins.
+THIN_PRODUCT_CALL = 200_000
+
+
+def thin_product(coef: Array, basis: Array) -> Array:
+    """``coef @ basis`` for a tall ``coef`` (S × K, K a few terms) and a short ``basis`` (K ×
+    P), by BLAS in blocks of rows small enough to stay on this thread. einsum's own loop over
+    K this small costs four times as much (measured on two cores: 8,192 × 6 @ 6 × 146 in 0.8
+    ms against 3.0–3.8 ms), and one BLAS call over all rows wakes a second thread. (S, P)"""
+    rows, terms = coef.shape
+    points = basis.shape[1]
+    out = np.empty((rows, points))
+    block = max(THIN_PRODUCT_CALL // max(terms * points, 1), 1)
+    for start in range(0, rows, block):
+        np.matmul(coef[start:start + block], basis, out=out[start:start + block])
+    return out

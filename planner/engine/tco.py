@@ -20,9 +20,11 @@ from planner.engine.own import own_flows
 from planner.messages import Message
 
 
-def evaluate(model: Model) -> dict[str, Flows]:
-    """Flows of every option on the model's demand, targets folded in."""
-    work = work_by_month(model)
+def evaluate(model: Model, work: Array | None = None) -> dict[str, Flows]:
+    """Flows of every option on the model's demand, targets folded in; ``work``: the model's
+    :func:`~planner.engine.months.work_by_month` when the caller has it already."""
+    if work is None:
+        work = work_by_month(model)
     return {name: option_flows(model, name, work, as_target=False) for name in model.cards}
 
 

@@ -31,6 +31,7 @@ from planner.cards.model import has_infinity
 from planner.cards.resolve import resolve
 from planner.engine.figures import compute
 from planner.errors import Problem, UserError
+from planner.evaluate.freed_memory import reuse_freed_memory
 from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import load_usage
 from planner.usage.paths import canonical_path, set_path
@@ -131,7 +132,7 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
                          tuple(numeric), tuple(values), tuple(arrays), tuple(sizes), mode,
                          key, break_even, **layout)
         groups.append(Group(spec, size, rows, cells, chunk_size is not None))
-    with (progress or _no_progress)(total) as advance:
+    with (progress or _no_progress)(total) as advance, reuse_freed_memory():
         return (executor or in_process)(groups, advance)
 
 
@@ -351,15 +352,15 @@ def _overflow_error(model, names, values, index, chunk) -> UserError:
 
 
 def _field(model, o, field: str, rows: int) -> np.ndarray:
+    # (rows,) or (1,): the column's assignment broadcasts, so no broadcast view is made here.
     card = model.cards[o.name]
     if field == "gpus":
         gpus = card.gpu_count if o.kind == "own" else card.gpus
-        return np.broadcast_to(np.asarray(gpus, dtype=float)[:, 0], (rows,))
+        return np.asarray(gpus, dtype=float)[:, 0]
     value = getattr(o, field)
     if value is None:
-        return np.full(rows, np.nan)
-    return np.broadcast_to(np.asarray(value, dtype=float if field != "feasible" else bool),
-                           (rows,))
+        return np.full(1, np.nan)
+    return np.asarray(value, dtype=float if field != "feasible" else bool).reshape(-1)
 
 
 # -- The seam between a sweep and where its chunks run ---------------------------------------
