@@ -102,6 +102,22 @@ def test_sweep_columns_and_rows():
     assert df[df.option != "box"]["break_even.rent.months"].isna().all()
 
 
+def test_a_sweep_keeping_some_fields_holds_only_those_with_the_same_figures():
+    # The draws of SPEC §7 read a few columns of many scenarios: run_sweep(fields=...) keeps
+    # those (with scenario, option and cheapest), the same to the bit as in the whole frame.
+    from planner.evaluate.sweep import run_sweep
+
+    plan = planner.load(base_plan())
+    axes = {"site.electricity_per_kwh": [0.1, 0.3], "demand.gpu_hours_per_month": [0, 200, 900]}
+    whole = plan.sweep(axes)
+    kept = ["present_value", "feasible", "break_even.rent.months"]
+    some = run_sweep(plan, axes, fields=kept)
+    assert list(some.columns) == [c for c in whole.columns
+                                  if c in {"scenario", "option", "cheapest", *kept}]
+    for column in some.columns:
+        assert some[column].equals(whole[column]), column
+
+
 def test_a_sweep_over_a_value_no_option_uses():
     # Electricity with only rented options: every scenario has the same costs and answer (the
     # engine's figures stay one row; the frame still has one row per scenario and option).

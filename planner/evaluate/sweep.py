@@ -68,10 +68,13 @@ def _is_number(value: Any) -> bool:
 
 def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
               chunk_size: int | None = None, break_even: bool = True,
-              executor: Executor | None = None, progress: Progress | None = None):
+              executor: Executor | None = None, progress: Progress | None = None,
+              fields: Sequence[str] | None = None):
     """The sweep's groups, validated, turned into its result by ``executor`` (by default
     :func:`in_process`: every chunk here, one after the other). ``progress(total)`` is a
-    context manager giving the executor a callback that counts scenarios done."""
+    context manager giving the executor a callback that counts scenarios done. ``fields``:
+    the only columns kept besides ``scenario``, ``option`` and ``cheapest`` (all without it),
+    so that a caller that needs a few figures of many scenarios holds only those."""
     if mode not in ("product", "zip"):
         raise UserError([Problem(f"sweep mode must be 'product' or 'zip', not {mode!r}")])
     if not axes:
@@ -130,7 +133,8 @@ def run_sweep(plan, axes: Mapping[str, Iterable[Any]], *, mode: str = "product",
         rows = max(1, min(chunk_size or DEFAULT_CHUNK_SCENARIOS, CHUNK_CELLS // cells))
         spec = SweepSpec(usage, plan.catalog, tuple(names), tuple(map(tuple, paths)),
                          tuple(numeric), tuple(values), tuple(arrays), tuple(sizes), mode,
-                         key, break_even, **layout)
+                         key, break_even, **layout,
+                         fields=None if fields is None else tuple(fields))
         groups.append(Group(spec, size, rows, cells, chunk_size is not None))
     with (progress or _no_progress)(total) as advance, reuse_freed_memory():
         return (executor or in_process)(groups, advance)
@@ -272,7 +276,10 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
     n_options = len(spec.option_names)
 
     def put(name: str, value: Any, option: int | None = None) -> None:
-        """Write ``value`` into column ``name``: into one option's rows, or all rows."""
+        """Write ``value`` into column ``name``: into one option's rows, or all rows (not
+        at all when the sweep does not keep that column)."""
+        if name not in columns:
+            return
         table = columns[name].reshape(rows, n_options)
         if option is None:
             table[:] = value  # (rows, 1) or (1, options)
@@ -281,6 +288,8 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
 
     put("scenario", chunk[:, None])
     for name, vals, arr, idx in zip(names, values, spec.arrays, index):
+        if name not in columns:
+            continue
         picked = idx[chunk]
         if columns[name].dtype == object:
             column = np.empty(len(vals), dtype=object)  # one cell per value, lists too
@@ -296,7 +305,7 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
         put("kind", kinds.index(o.kind), option)
         put("gpu", -1 if gpu is None else spec.gpu_categories.index(gpu), option)
         for field in SCALAR_FIELDS:
-            if field not in ("kind", "gpu"):
+            if field not in ("kind", "gpu") and field in columns:
                 put(field, _field(resolved.model, o, field, rows), option)
     # (1,) when no option depends on the swept values: one answer for every scenario.
     put("cheapest", np.broadcast_to(figures.cheapest, (rows,))[:, None])
@@ -397,6 +406,7 @@ class SweepSpec:
     kinds: tuple[str, ...] = ()  # each option's kind; the codes of kind: their first order
     gpu_categories: tuple[str, ...] = ()  # the GPUs of all groups: the codes of gpu
     break_even_columns: tuple[str, ...] = ()  # "break_even.{versus}.{field}" of all groups
+    fields: tuple[str, ...] | None = None  # the columns kept (with scenario, option, cheapest)
 
 
 @dataclass(frozen=True)
@@ -464,6 +474,9 @@ def _column_dtypes(spec: SweepSpec) -> dict[str, Any]:
     out["cheapest"] = np.int32
     for name in spec.break_even_columns:
         out[name] = float
+    if spec.fields is not None:
+        kept = {"scenario", "option", "cheapest", *spec.fields}
+        out = {name: dtype for name, dtype in out.items() if name in kept}
     return out
 
 

@@ -85,9 +85,17 @@ def draw_frame(plan, draws: Draws, *, chunk_size: int | None = None,
     axes = {name: draws.values[:, k] for k, name in enumerate(draws.names)}
     sweep.setdefault("progress", sweep_progress(None))
     # SPEC §7 needs the break-even months, not the break-even usage: the level search is
-    # skipped (the months are computed either way).
+    # skipped (the months are computed either way). Only the columns the summary reads are
+    # kept: a million draws of four options hold some 60 bytes a row, not 300.
     return run_sweep(plan, axes, mode="zip", chunk_size=chunk_size, break_even=False,
-                     **sweep)
+                     fields=_fields_read(plan, "present_value", "total_cost"), **sweep)
+
+
+def _fields_read(plan, *more: str) -> list[str]:
+    """The sweep columns the draws' figures are read from: feasibility, the break-even
+    months against every option, and ``more``."""
+    return ["feasible", *more,
+            *(f"break_even.{o['name']}.months" for o in plan.usage["options"])]
 
 
 def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> pd.DataFrame:
@@ -120,7 +128,8 @@ def scenario_shares(plan, axes: Mapping[str, Any], mode: str, **sweep: Any) -> p
         if tuple(canonical_path(plan.usage, name)) not in swept:
             combined[name] = np.tile(draws.values[:, k], total)
     sweep.setdefault("progress", sweep_progress(None))
-    big = run_sweep(plan, combined, mode="zip", break_even=False, **sweep)
+    big = run_sweep(plan, combined, mode="zip", break_even=False,
+                    fields=_fields_read(plan, "kind"), **sweep)
     return _shares(big, total, n)
 
 
