@@ -175,9 +175,14 @@ def _last_above(own_cum: Array, other_cum: Array, own_peak: Array | None = None,
     above = diff > (_REL_TOL * np.maximum(scale, 1.0))[:, None]
     T = diff.shape[1] - 1
     rows = np.arange(diff.shape[0])
-    last = T - np.argmax(above[:, ::-1], axis=1)
+    # The last month end above, plus one (0: never above), as the largest of above × (m + 1):
+    # a reduction over the month columns, where argmax along the reversed months would copy
+    # the months-first array into rows first (eight times as slow).
+    after_last = np.max(above * np.arange(1, T + 2, dtype=np.int32), axis=1)
+    ever = after_last > 0
+    last = np.where(ever, after_last - 1, T).astype(np.intp)
     nxt = np.minimum(last + 1, T)
-    return above.any(axis=1), above[:, T], last, diff[rows, last], diff[rows, nxt]
+    return ever, above[:, T], last, diff[rows, last], diff[rows, nxt]
 
 
 def hours_until(system_hours: Array, t: Array, cumulative: Array | None = None) -> Array:

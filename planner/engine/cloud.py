@@ -14,19 +14,25 @@ from planner.messages import Message
 
 def rented_instance_hours(model: Model, card: CloudCard, needed: Array) -> Array:
     """Instance-hours rented for ``needed`` own GPU-hours in each month (SPEC §5.2). [h]"""
+    return needed * instance_hours_per_gpu_hour(model, card)
+
+
+def instance_hours_per_gpu_hour(model: Model, card: CloudCard) -> Array:
+    """Instance-hours rented per own GPU-hour of demand (SPEC §5.2): whole instances, the
+    time lost to interruptions, each job's billing increments. (S, 1) [h/h]"""
     d = model.demand
     g = d.gpus
     instances = np.ceil(g / card.gpus)
     rho = 1.0 + card.interruptions_per_hour * (d.checkpoint_minutes / 2.0
                                                + card.restart_minutes) / 60.0
     if card.job_hours is None:
-        return needed * (instances * rho / g)
+        return instances * rho / g
     b = card.billing_increment_hours
     length = card.job_hours
     with np.errstate(divide="ignore", invalid="ignore"):
         billed_per_job = _ceil(length * rho / b) * b
         rounded = billed_per_job * instances / (g * length)
-    return needed * np.where(b > 0, rounded, instances * rho / g)
+    return np.where(b > 0, rounded, instances * rho / g)
 
 
 def _ceil(x: Array) -> Array:
@@ -172,12 +178,13 @@ def uses_term_counts(card: CloudCard) -> bool:
 def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) -> Flows:
     rows = row_count(model, work)
     needed = work * card.gpu_hours_per_unit
-    hours = rented_instance_hours(model, card, needed)
+    per_gpu_hour = instance_hours_per_gpu_hour(model, card)
     H = model.calendar.hours_per_month
     T = model.calendar.horizon_months
     in_horizon = horizon_mask(model)
     components: dict[str, Array] = {}
     if card.pricing in ("reserved_1y", "reserved_3y"):
+        hours = needed * per_gpu_hour
         disc = discount(model)
         per_term = reserved_counts(model, card, hours, disc)
         reserved = per_term[:, term_of_month(T, card.term_months)]  # in force, (S, T + 1)
@@ -193,13 +200,21 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
             "rental": (over, Message("qty.on_demand_instance_hours"),
                        card.on_demand_price_per_hour)}
     else:
-        components["rental"] = hours * card.price_per_hour  # month 0 has no work
-        quantities = {"rental": (hours, Message("qty.instance_hours"), card.price_per_hour)}
+        # One pass over the months: the price per GPU-hour of demand is (S, 1); the
+        # instance-hours are the report's, computed when it asks for them.
+        components["rental"] = needed * (per_gpu_hour * card.price_per_hour)
+        quantities = {"rental": (lambda: needed * per_gpu_hour, Message("qty.instance_hours"),
+                                 card.price_per_hour)}
     gb_months = model.demand.data_gb * in_horizon
-    if as_target:
-        gb_months = gb_months * (work > 0)
-    components["storage"] = gb_months * card.storage_per_gb_month
-    quantities["storage"] = (gb_months, Message("qty.gb_months"), card.storage_per_gb_month)
+    if as_target:  # storage only in the months with passed work
+        busy = work > 0
+        components["storage"] = busy * (gb_months * card.storage_per_gb_month)
+        quantities["storage"] = (lambda: gb_months * busy, Message("qty.gb_months"),
+                                 card.storage_per_gb_month)
+    else:
+        components["storage"] = gb_months * card.storage_per_gb_month
+        quantities["storage"] = (gb_months, Message("qty.gb_months"),
+                                 card.storage_per_gb_month)
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
                   served=needed, quantities=quantities)
     if card.pricing in ("reserved_1y", "reserved_3y") and uses_term_counts(card):

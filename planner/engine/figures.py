@@ -174,7 +174,7 @@ def _fleet_figures(model: Model, card, flows: Flows, feasible: Array, rows: int)
         return {}
     machines = np.broadcast_to(card.machines[:, 0], (rows,))
     own = [v for k, v in flows.components.items() if k != "overflow"]
-    nominal = sum(np.asarray(v, dtype=float).sum(axis=1) for v in own)
+    nominal = sum(month_sums(v) for v in own)
     nominal = nominal - flows.own_residual_value
     months = model.calendar.horizon_months - card.purchase_month[:, 0]
     hours = (card.machines[:, 0] * card.gpu_count[:, 0] * model.calendar.hours_per_month[:, 0]

@@ -39,7 +39,11 @@ def free_tier_flows(model: Model, card: FreeTierCard, work: Array) -> Flows:
     wide = np.broadcast_to((model.demand.gpus > card.gpus)[:, 0], (rows,))
     other_framework = np.full(rows, card.framework_reason is not None)
     excluded = (memory_small | wide | other_framework)[:, None]
-    served = np.where(excluded, 0.0, np.minimum(needed, capacity))
+    served = np.minimum(needed, capacity)
+    if served.shape[0] != excluded.shape[0]:  # one row of work for many scenarios
+        served = np.where(excluded, 0.0, served)
+    elif excluded.any():  # all work to the fallback there, written in place
+        np.copyto(served, 0.0, where=excluded)
     fee = card.fee_per_month * in_horizon
     flows = Flows(components={"fee": fee}, residual_value=np.zeros(rows), needed=needed,
                   served=served, capacity=np.broadcast_to(capacity[:, 0], (rows,)),

@@ -524,8 +524,9 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
         # From the point before, for the solve.
         values = thin_product(coef[todo], basis[:, lo:stop])
         below = values[:, start - lo:] <= tol[todo, None]
-        hit = below.any(axis=1)
-        j = np.argmax(below, axis=1) + (start - lo)
+        first_below = np.argmax(below, axis=1)
+        hit = below[np.arange(todo.size), first_below]  # argmax is 0 where none is below
+        j = first_below + (start - lo)
         r = np.flatnonzero(hit)
         jj = j[r]
         v1 = values[r, jj]

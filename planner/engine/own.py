@@ -101,6 +101,15 @@ def purchase_steps(model: Model, card: OwnCard, components: dict[str, Array]) ->
     return np.where(first, components["purchase"], 0.0)
 
 
+def _per_busy_hour(price_per_hour: Array, system_hours: Array) -> Array:
+    """price × busy hours in each month; a row of zeros, (1, T + 1), where the price is 0 in
+    every scenario (the default): no (S, T + 1) array of zeros to compute and add up.
+    [currency]"""
+    if not np.any(price_per_hour):
+        return np.zeros((1, system_hours.shape[1]))
+    return price_per_hour * system_hours
+
+
 def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     rows = row_count(model, work)
     H = model.calendar.hours_per_month
@@ -131,7 +140,7 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
         "energy": energy_kwh * card.electricity_per_kwh,
         "maintenance": card.maintenance_per_year / 12.0 * n * serving,
         "fixed": card.fixed_cost_per_month * n * serving,
-        "operating": card.operating_cost_per_hour * system_hours,
+        "operating": _per_busy_hour(card.operating_cost_per_hour, system_hours),
     })
     components = {k: np.asarray(v, dtype=float) for k, v in components.items()}
     flows = Flows(components=components, residual_value=np.broadcast_to(residual, (rows,)),

@@ -37,7 +37,9 @@ def served_share(flows: Flows, rows: int) -> Array:
     0.6
     """
     needed = np.broadcast_to(month_sums(flows.needed), (rows,))
-    served = np.broadcast_to(month_sums(flows.served), (rows,))
+    # A cloud option serves all of its work: the same sum, added up once.
+    served = needed if flows.served is flows.needed else np.broadcast_to(
+        month_sums(flows.served), (rows,))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(needed > 0, served / needed, np.nan)
     return np.clip(share, 0.0, 1.0)

@@ -274,6 +274,7 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
         raise _overflow_error(resolved.model, names, values, index, chunk) from None
     rows = chunk.size
     n_options = len(spec.option_names)
+    written: set[tuple[str, int | None]] = set()
 
     def put(name: str, value: Any, option: int | None = None) -> None:
         """Write ``value`` into column ``name``: into one option's rows, or all rows (not
@@ -285,6 +286,7 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
             table[:] = value  # (rows, 1) or (1, options)
         else:
             table[:, option] = value
+        written.add((name, option))
 
     put("scenario", chunk[:, None])
     for name, vals, arr, idx in zip(names, values, spec.arrays, index):
@@ -313,6 +315,21 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
         option = spec.option_names.index(pair.own)
         for field in BREAK_EVEN_FIELDS:
             put(f"break_even.{pair.versus}.{field}", getattr(pair, field), option)
+    _fill_unwritten(columns, written, rows, n_options)
+
+
+def _fill_unwritten(columns: dict[str, np.ndarray], written: set, rows: int,
+                    n_options: int) -> None:
+    """NaN in the float columns' rows that the chunk did not write (a break-even column in
+    the rows of the options it does not belong to): :func:`allocate_columns` leaves float
+    columns uninitialised, since nearly all of their cells are written by the chunks."""
+    for name, column in columns.items():
+        if column.dtype != np.float64 or (name, None) in written:
+            continue
+        table = column.reshape(rows, n_options)
+        for option in range(n_options):
+            if (name, option) not in written:
+                table[:, option] = np.nan
 
 
 def _scenarios_text(names, values, index, chunk, where) -> str:
@@ -482,12 +499,14 @@ def _column_dtypes(spec: SweepSpec) -> dict[str, Any]:
 
 def allocate_columns(spec: SweepSpec, scenarios: int) -> dict[str, np.ndarray]:
     """The columns of ``scenarios`` scenarios, allocated once: one row per scenario and
-    option; NaN where a figure is not filled in."""
+    option. Float columns are left uninitialised (no pass over the frame to write NaN that
+    the chunks overwrite): every chunk writes all of its rows, NaN where a figure is not
+    filled in (:func:`_fill_unwritten`)."""
     rows = scenarios * len(spec.option_names)
     out = {}
     for name, dtype in _column_dtypes(spec).items():
         if dtype is float:
-            out[name] = np.full(rows, np.nan)
+            out[name] = np.empty(rows)
         elif dtype is object:
             out[name] = np.empty(rows, dtype=object)
         else:
