@@ -40,6 +40,10 @@ def test_flags_become_the_file(tmp_path):
                   "--reference-gpu", "none")
     assert done.exit_code == 0, done.output
     data = yaml.safe_load(usage.read_text())
+    # The file's first comments name it as written (lab.yaml, not usage.yaml).
+    assert usage.read_text().startswith(
+        "# Written by planner init. Check it with:  planner validate lab.yaml\n"
+        "# Then:  planner report lab.yaml ")
     assert data["title"] == "Lab: 2 GPUs"
     assert data["currency"] == "EUR"  # the region's, by default
     assert data["fx"] == {"USD": 0.86}

@@ -171,7 +171,8 @@ def init(output: str, force: bool, non_interactive: bool, title, gpus, hours_per
                 f"{currency} that one {code} buys)", file="planner init"))
         answers.fx[code] = click.prompt(f"{currency} for one {code}",
                                         type=click.FloatRange(min=0, min_open=True))
-    text = init_file.usage_text(answers, cat)
+    text = init_file.usage_text(
+        answers, cat, "usage.yaml" if output == STDIN_PATH else Path(output).name)
     _check(text, output)
     if output == STDIN_PATH:
         click.echo(text, nl=False)

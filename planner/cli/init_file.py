@@ -144,14 +144,15 @@ def _line(indent: int, key: str, value, comment: str, width: int = 34) -> str:
     return f"{text:<{width - 1}} # {comment}"
 
 
-def usage_text(answers: Answers, catalog) -> str:
-    """The commented usage.yaml of ``answers`` (format version 1)."""
+def usage_text(answers: Answers, catalog, file_name: str = "usage.yaml") -> str:
+    """The commented usage.yaml of ``answers`` (format version 1), to be written as
+    ``file_name`` (named in its first comments)."""
     a = answers
     gpu_hours = a.hours_per_week * a.gpus
     owns = [c for c in a.options if c.kind == "own"]
     lines = [
-        "# Written by planner init. Check it with:  planner validate usage.yaml",
-        "# Then:  planner report usage.yaml   (every key: planner schema, docs/usage-reference.md)",
+        f"# Written by planner init. Check it with:  planner validate {file_name}",
+        f"# Then:  planner report {file_name}   (every key: planner schema, docs/usage-reference.md)",
         "# Every number is plain (no units, no % signs); fractions are fractions (0.2 = 20 %).",
         "",
         _line(0, "version", 1, "format version of this file"),
