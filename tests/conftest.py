@@ -44,3 +44,30 @@ def run():
         return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
 
     return invoke
+
+
+#: Tests that take the longest (measured with ``--durations`` on two cores), longest first:
+#: they are started first, so that under ``--dist worksteal`` no worker is left with one of
+#: them while the other has nothing more to do. A node id prefix (a module, a test, a test
+#: with all its parameters) names them; an unknown or renamed one is simply not moved.
+SLOW_FIRST = (
+    "tests/test_calibrate.py::test_a_ten_million_line_log_in_bounded_memory",
+    "tests/test_fuzz_outputs.py",
+    "tests/test_fuzz_usage.py",
+    "tests/test_notebook.py",
+    "tests/test_sweep_dask.py",
+)
+
+
+def _slowness(item: pytest.Item) -> int:
+    """The rank of ``item`` in :data:`SLOW_FIRST`, or its length if it is not there."""
+    for rank, prefix in enumerate(SLOW_FIRST):
+        if item.nodeid == prefix or item.nodeid.startswith((prefix + "::", prefix + "[")):
+            return rank
+    return len(SLOW_FIRST)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first (:data:`SLOW_FIRST`), the rest in the order collected."""
+    items.sort(key=_slowness)
