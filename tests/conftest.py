@@ -44,3 +44,47 @@ def run():
         return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
 
     return invoke
+
+
+#: Tests that take the longest (measured with ``--durations=60`` on two cores), longest first:
+#: they are started first, so that under ``--dist worksteal`` no worker is left with one of
+#: them while the other has nothing more to do. A node id prefix (a module, a test, a test
+#: with all its parameters) names them; an unknown or renamed one is simply not moved.
+SLOW_FIRST = (
+    # seconds each, measured on 2 loaded cores (2026-12-01; a whole run took 28 minutes)
+    "tests/test_fuzz_usage.py::test_valid_documents_evaluate_with_invariants",  # 511
+    "tests/test_fuzz_outputs.py::test_json_csv_markdown_of_generated_plans",  # 347
+    "tests/test_fuzz_usage.py::test_valid_documents_as_yaml_text",  # 276
+    "tests/test_fuzz_usage.py::test_mutated_documents_as_yaml_text",  # 156
+    "tests/test_calibrate.py::test_a_ten_million_line_log_in_bounded_memory",  # 123
+    "tests/test_fuzz_outputs.py::test_html_and_medium_formats_of_generated_plans",  # 101
+    "tests/test_fuzz_usage.py::test_edited_yaml_text",  # 91
+    "tests/test_report.py::test_chinese_report",  # 88
+    "tests/test_fuzz_outputs.py::test_command_line_on_generated_text",  # 75
+    "tests/test_report_pages.py::test_examples_print_with_their_charts",  # 56 (cn-lab) …
+    "tests/test_examples.py::test_pdf_report_states_the_answer",  # 53 (cn-lab) …
+    "tests/test_fuzz_usage.py",  # the rest of the fuzz tests: 10 to 46 each
+    "tests/test_fuzz_outputs.py",
+    "tests/test_optimize.py::test_optimum_equals_brute_force",  # 31
+    "tests/test_plan.py::test_a_sweep_equals_the_evaluations_it_replaces",  # 30
+    "tests/test_fonts.py::test_the_examples_print_without_a_warning",  # 25
+    "tests/test_catalog_plans.py::test_every_gpu_as_an_owned_machine",  # 22
+    "tests/test_sweep_paths.py::test_a_sweep_over_the_walks_events_equals_the_evaluations",  # 20
+    "tests/test_limits.py::test_reports_need_no_network",  # 20 (startup-mix) …
+    "tests/test_notebook.py",  # 11
+    "tests/test_sweep_dask.py",  # 7 to 8 each, and the cluster's start
+)
+
+
+def _slowness(item: pytest.Item) -> int:
+    """The rank of ``item`` in :data:`SLOW_FIRST`, or its length if it is not there."""
+    for rank, prefix in enumerate(SLOW_FIRST):
+        if item.nodeid == prefix or item.nodeid.startswith((prefix + "::", prefix + "[")):
+            return rank
+    return len(SLOW_FIRST)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first (:data:`SLOW_FIRST`), the rest in the order collected."""
+    items.sort(key=_slowness)

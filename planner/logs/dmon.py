@@ -42,7 +42,18 @@ def dmon_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:
     counts: dict[str, int] = {}
     problems = []
     day_offset, last_clock = 0.0, None
+    # Without time columns a line's text alone decides its reading (the n-th of its GPU is at
+    # n seconds), and dmon repeats the same few lines: each distinct one is read once.
+    read_before: dict[str, tuple[str, float, float | None]] = {}
     for number, line in enumerate(lines, start=2):
+        if not timed:
+            known = read_before.get(line)
+            if known is not None:
+                key = known[0]
+                nth = counts[key]
+                counts[key] = nth + 1
+                yield key, float(nth), known[1], known[2]
+                continue
         cells = line.split()
         if not cells or line.startswith("#"):
             continue
@@ -72,9 +83,16 @@ def dmon_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:
             nth = counts.get(key, 0)
             counts[key] = nth + 1
             when = float(nth)
+            if len(read_before) < _LINES_REMEMBERED:
+                read_before[line] = (key, busy, power)
         yield key, when, busy, power
     if problems:
         raise UserError(problems)
+
+
+#: The most distinct lines of an untimed log remembered as read (a bound on memory: some
+#: 200 bytes each).
+_LINES_REMEMBERED = 4096
 
 
 def _value(text: str) -> float | None:

@@ -12,6 +12,7 @@ only a GPU whose readings are out of time order is sorted in memory.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -143,13 +144,14 @@ def _unreadable(err: Exception, file: str) -> Problem:
 
 
 def _from_first(lines: Iterable[str]) -> Iterator[str]:
-    """``lines`` from the first that is not blank (the one a log's kind is told by)."""
+    """``lines`` from the first that is not blank (the one a log's kind is told by); the
+    blank ones before it are read at once, the rest as they are wanted (chained, not passed
+    through a generator: a long log's lines are many)."""
     rest = iter(lines)
     for line in rest:
         if line.strip():
-            yield line
-            yield from rest
-            return
+            return itertools.chain((line,), rest)
+    return iter(())
 
 
 def _readings(readers, problems: list[Problem] | None = None) -> Iterator[Sample]:
@@ -204,10 +206,12 @@ def _spans(readers, problems: list[Problem]) -> dict[str, _Span]:
         if span is None:
             spans[gpu] = _Span(when)
             continue
-        if when < span.last:
+        last = span.last
+        if when < last:
             span.ordered = False
         else:
-            span.intervals[when - span.last] += 1
+            intervals = span.intervals
+            intervals[when - last] = intervals.get(when - last, 0) + 1
         span.last = when
     return spans
 
@@ -219,26 +223,43 @@ def _streamed(readers, spans: dict[str, _Span], hours_per_month: float,
     start = min(span.first for span in spans.values())
     whole = int((max(span.last for span in spans.values()) - start) // MONTH_SECONDS)
     median = {gpu: span.median() for gpu, span in spans.items()}
+    longest = {gpu: MAX_GAP * m for gpu, m in median.items()}
     held: dict[str, tuple[float, float, float | None]] = {}
     busy_seconds = 0.0
-    months: Counter[int] = Counter()
+    months: dict[int, float] = {}  # busy GPU-hours a month
     watts = {"busy": [0.0, 0], "idle": [0.0, 0]}
+    busy_watts, idle_watts = watts["busy"], watts["idle"]
 
     def count(when: float, busy: float, power: float | None, dt: float) -> None:
         nonlocal busy_seconds
         work = dt * busy / 100.0
         busy_seconds += work
-        months[int((when - start) // MONTH_SECONDS)] += work / 3600.0
+        month = int((when - start) // MONTH_SECONDS)
+        months[month] = months.get(month, 0.0) + work / 3600.0
         if power is not None and (busy >= 50 or busy == 0):
-            total = watts["busy" if busy >= 50 else "idle"]
+            total = busy_watts if busy >= 50 else idle_watts
             total[0] += power
             total[1] += 1
 
+    # The loop is count() written out: it runs once a reading, 10^7 times for a long log.
     for gpu, when, busy, power in _readings(readers):
         before = held.get(gpu)
-        if before is not None:
-            count(*before, min(when - before[0], MAX_GAP * median[gpu]))
         held[gpu] = (when, busy, power)
+        if before is None:
+            continue
+        was, percent, watt = before
+        dt = min(when - was, longest[gpu])
+        work = dt * percent / 100.0
+        busy_seconds += work
+        month = int((was - start) // MONTH_SECONDS)
+        months[month] = months.get(month, 0.0) + work / 3600.0
+        if watt is not None:
+            if percent >= 50:
+                busy_watts[0] += watt
+                busy_watts[1] += 1
+            elif percent == 0:
+                idle_watts[0] += watt
+                idle_watts[1] += 1
     last_end = -math.inf
     for gpu, before in held.items():
         count(*before, median[gpu])
