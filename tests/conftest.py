@@ -86,5 +86,26 @@ def _slowness(item: pytest.Item) -> int:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests first (:data:`SLOW_FIRST`), the rest in the order collected."""
-    items.sort(key=_slowness)
+    """The slow tests (:data:`SLOW_FIRST`) first in every worker's share, the rest in the
+    order collected.
+
+    pytest-xdist's worksteal scheduler first hands each of its W workers a contiguous slice
+    of the collection (the first ``n // W`` tests, then ``(n - that) // (W - 1)`` of the rest,
+    …) and later lets an idle worker steal the tail of another's queue. A slow test at the
+    head of a queue is never stolen, so the slow tests are dealt round-robin, longest first,
+    to the heads of the W slices: the longest ones run side by side, not one after the other
+    on the first worker. Without xdist (W = 1) this is the slow tests first."""
+    ranked = sorted(items, key=_slowness)
+    slow = [item for item in ranked if _slowness(item) < len(SLOW_FIRST)]
+    rest = ranked[len(slow):]
+    workers = max(int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")), 1)
+    order: list[pytest.Item] = []
+    remaining = len(items)
+    for worker in range(workers):
+        share = remaining // (workers - worker)  # as worksteal's first distribution counts
+        heads = slow[worker::workers]
+        take = max(share - len(heads), 0)
+        order += heads + rest[:take]
+        rest = rest[take:]
+        remaining -= share
+    items[:] = order + rest
