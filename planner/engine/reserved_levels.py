@@ -98,6 +98,22 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     return [points]
 
 
+def _row_blocks(rows: int, counts: int, months: int):
+    """The scenario rows in blocks whose kinks ((rows, counts, months) float64 arrays, some
+    sixteen of them alive at once) stay within RESERVED_BLOCK_BYTES: for each block its
+    slice and ``cut``, which takes an array's rows of the block (a one-row array stands for
+    every row and is kept whole)."""
+    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts * max(months, 1)))
+    for start in range(0, rows, block):
+        part = slice(start, min(start + block, rows))
+
+        def cut(a, part=part):
+            a = np.asarray(a, dtype=float)
+            return a if a.shape[0] == 1 else a[part]
+
+        yield part, cut
+
+
 def _count_switches(counts: Array, r_max: int, rows: int, H: Array, kappa: Array,
                     before: Array, growth: Array, per_level: Array, commitment: Array) -> Array:
     """The levels where the best count over one window of months steps from R to R + 1, and
@@ -106,16 +122,8 @@ def _count_switches(counts: Array, r_max: int, rows: int, H: Array, kappa: Array
     growth, per_level : the window's months, (S, M); commitment : one instance's commitment
     over the window in present value, (S, 1).
     """
-    M = growth.shape[1]
-    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * max(M, 1)))
     out = []
-    for start in range(0, rows, block):
-        part = slice(start, min(start + block, rows))
-
-        def cut(a, part=part):
-            a = np.asarray(a, dtype=float)
-            return a if a.shape[0] == 1 else a[part]
-
+    for part, cut in _row_blocks(rows, counts.size, growth.shape[1]):
         kinks = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
         if counts.size == r_max + 1:  # every count: (B, R + 1, M), R = 0..r_max
             upper = kinks[:, 1:]
@@ -269,16 +277,8 @@ def _count_events(counts: Array, rows: int, H: Array, kappa: Array, before: Arra
     growth, beta : the window's months, (S, M); commitment : one instance's commitment over
     the window in present value, (S, 1).
     """
-    M = growth.shape[1]
-    block = max(1, RESERVED_BLOCK_BYTES // (8 * 16 * counts.size * max(M, 1)))
     positions, slopes = [], []
-    for start in range(0, rows, block):
-        part = slice(start, min(start + block, rows))
-
-        def cut(a, part=part):
-            a = np.asarray(a, dtype=float)
-            return a if a.shape[0] == 1 else a[part]
-
+    for part, cut in _row_blocks(rows, counts.size, growth.shape[1]):
         every = _kinks(counts[None, :, None], cut(H), cut(kappa), cut(before), cut(growth))
         c = cut(commitment)[:, :, None]
         b = max(every.shape[0], np.shape(cut(beta))[0], c.shape[0])  # rows of this block
