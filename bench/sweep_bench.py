@@ -15,16 +15,23 @@ For each example and size it prints
 * the ratio of a Python loop of ``plan.replace(...).evaluate()`` over a sample of the same
   scenarios, per scenario, to the sweep's time per scenario.
 
+and, for the machine's state at the time, the one-minute load average when the row was
+measured (``load``; a figure of more than the machine's cores means the measurement shared
+them). ``--runs N`` measures every example and size N times, in turns (all rows of a run
+before the next run), and ends with the least and the greatest CPU passes of each.
+
 The target of the design (DESIGN.md, Performance): at most 25 passes with break-even.
 
-    python bench/sweep_bench.py [--sizes 200000 1000000] [--examples usage.yaml ...]
+    python bench/sweep_bench.py [--sizes 200000 1000000] [--examples usage.yaml ...] [--runs 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
+import os
 import resource
 import subprocess
 import sys
@@ -150,27 +157,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[200_000, 1_000_000])
     parser.add_argument("--examples", nargs="+", default=list(AXES))
+    parser.add_argument("--runs", type=int, default=1, help="measure everything this often")
     parser.add_argument("--child", nargs=2, metavar=("EXAMPLE", "SCENARIOS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], int(args.child[1]))
         return
-    print(f"{'example':<18} {'scenarios':>10} {'seconds':>8} {'scenarios/s':>12} "
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"{now}, {os.cpu_count()} cores, numpy {np.__version__}")
+    print(f"{'run':>3} {'example':<18} {'scenarios':>10} {'seconds':>8} {'scenarios/s':>12} "
           f"{'pass [s]':>9} {'passes':>7} {'CPU passes':>10} {'peak MB':>8} {'frame MB':>9} "
-          f"{'loop ×':>7}")
-    for example in args.examples:
-        for size in args.sizes:
-            r = measure(example, size)
-            print(f"{example:<18} {size:>10,} {r['seconds']:>8.2f} "
-                  f"{size / r['seconds']:>12,.0f} {r['pass_s']:>9.4f} "
-                  f"{r['seconds'] / r['pass_s']:>7.1f} {r['cpu'] / r['pass_cpu_s']:>10.1f} "
-                  f"{(r['peak'] - r['frame']) / 1e6:>8.0f} "
-                  f"{r['frame'] / 1e6:>9.0f} {r['loop_ratio']:>7.0f}", flush=True)
+          f"{'loop ×':>7} {'load':>5}")
+    cpu_passes: dict[tuple[str, int], list[float]] = {}
+    for run in range(1, args.runs + 1):
+        for example in args.examples:
+            for size in args.sizes:
+                r = measure(example, size)
+                cpu = r["cpu"] / r["pass_cpu_s"]
+                cpu_passes.setdefault((example, size), []).append(cpu)
+                print(f"{run:>3} {example:<18} {size:>10,} {r['seconds']:>8.2f} "
+                      f"{size / r['seconds']:>12,.0f} {r['pass_s']:>9.4f} "
+                      f"{r['seconds'] / r['pass_s']:>7.1f} {cpu:>10.1f} "
+                      f"{(r['peak'] - r['frame']) / 1e6:>8.0f} "
+                      f"{r['frame'] / 1e6:>9.0f} {r['loop_ratio']:>7.0f} "
+                      f"{os.getloadavg()[0]:>5.1f}", flush=True)
+    if args.runs > 1:
+        for (example, size), values in cpu_passes.items():
+            print(f"{example} at {size:,}: CPU passes {min(values):.1f}–{max(values):.1f} "
+                  f"in {len(values)} runs")
     print("passes: the sweep's seconds / one np.add(a, b, out=c) over scenarios × options × "
-          "(months + 1) float64 elements (CPU passes: the same in CPU seconds); peak MB: growth of the peak resident set during the "
-          "sweep, less the frame; loop ×: a Python loop of plan.replace(...).evaluate() "
-          f"({LOOP_SAMPLE} scenarios sampled) against the sweep, per scenario.")
+          "(months + 1) float64 elements (CPU passes: the same in CPU seconds); peak MB: "
+          "growth of the peak resident set during the sweep, less the frame; loop ×: a Python "
+          f"loop of plan.replace(...).evaluate() ({LOOP_SAMPLE} scenarios sampled) against the "
+          "sweep, per scenario; load: the one-minute load average after the row.")
 
 
 if __name__ == "__main__":

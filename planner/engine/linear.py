@@ -15,6 +15,7 @@ walking the pieces with running sums: no evaluation of the cost engine per level
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -206,6 +207,7 @@ class LevelSearch:
         self.disc = discount(model)
         self.growth = month_growth(model)
         self.weight = self.disc[:, 1:] * self.growth  # d PV / d (work rate) per month
+        self.weight_sum = self.weight.sum(axis=1)  # (1,) or (S,)
         self.rows = model.scenarios
         self._lines: dict[str, ChainLine] = {}
         self._variable: dict[str, Array] = {}
@@ -338,9 +340,8 @@ class LevelSearch:
         rows = max(self.rows, np.shape(pv_own)[0], np.shape(pv_other)[0])
         delta0 = np.broadcast_to((pv_own - self.variable(own)) - (pv_other - self.variable(other)),
                                  (rows,))
-        slope0 = np.broadcast_to(
-            ((self.line(own).segments[0].rate - self.line(other).segments[0].rate)
-             * self.weight).sum(axis=1), (rows,))
+        slope0 = np.broadcast_to(self._slope(self.line(own).segments[0].rate
+                                             - self.line(other).segments[0].rate), (rows,))
         bound = np.broadcast_to(self.bound(own, other)[:, 0], (rows,))
         scale = np.maximum(np.abs(np.broadcast_to(pv_own, (rows,))),
                            np.abs(np.broadcast_to(pv_other, (rows,))))
@@ -365,6 +366,16 @@ class LevelSearch:
             found[open_] = level
             open_ = open_[np.isnan(level) & (complete_below < bound[open_])]
         return found
+
+    def _slope(self, rate: Array) -> Array:
+        """Σ_m rate·disc_m·g_m: the slope of the present value in the level for a marginal
+        ``rate`` per reference unit, (S,) or (1,). With one discount and growth curve for all
+        scenarios, the rate times the curve's sum (no scenarios × months product to add up;
+        the two differ by rounding alone). [currency per reference unit]"""
+        rate = np.asarray(rate, dtype=float)
+        if self.weight.shape[0] == 1 and rate.ndim == 2 and rate.shape[1] == 1:
+            return rate[:, 0] * self.weight_sum
+        return (rate * self.weight).sum(axis=1)
 
     def _flip_shared(self) -> bool | None:
         """Whether month blocks are read backwards to rise (demand that does not shrink), the
@@ -414,9 +425,15 @@ def break_even_level_linear(model: Model, own: str, other: str, pv_own: Array,
     return LevelSearch(model, factor).level(own, other, pv_own, pv_other)
 
 
-#: Points of the walk evaluated for every scenario, then for those still open, before the
-#: rest of the walk is evaluated for the scenarios open after them.
-SHARED_STAGES = (16, 64)
+#: Points of the walk's first block, then of each block after it: a scenario evaluates a
+#: block only where a lower bound of the walk over the block (:func:`_block_floors`) does not
+#: rule a point at or below its tolerance out. Most pairs cross in the first block; a pair
+#: that never crosses in most scenarios is ruled out block by block without its points.
+FIRST_BLOCK_POINTS = 16
+BLOCK_POINTS = 32
+#: A lower bound passes a block only when it is above the tolerance by more than this share of
+#: the magnitudes it adds up (Σ_k |c_k|·max_p |B_kp|), far above any rounding of the products.
+BLOCK_FLOOR_SLACK = 1e-12
 
 
 def shared_walk(blocks, flip: bool | None, delta0: Array, slope0: Array, bound: Array,
@@ -511,14 +528,18 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
                        sign0: Array) -> Array:
     """The first point where the walk, turned to start positive (``coef`` @ ``basis``), is at
     or below its tolerance: a zero there, or a sign change from the point before, solved
-    linearly; NaN where there is none. The first points are evaluated for every scenario,
-    the rest only for the scenarios still open. (S,) [reference units]"""
+    linearly; NaN where there is none. The points are evaluated block by block, each for the
+    scenarios still open whose lower bound over the block (:func:`_block_floors`) may reach
+    the tolerance. (S,) [reference units]"""
     rows = coef.shape[0]
     level = np.full(rows, np.nan)
-    todo = np.arange(rows)
-    start = 0
-    for stop in (*(min(k, xs.size) for k in SHARED_STAGES), xs.size):
-        if todo.size == 0 or stop <= start:
+    edges = [0, *range(min(FIRST_BLOCK_POINTS, xs.size), xs.size, BLOCK_POINTS), xs.size]
+    blocks = [(a, b) for a, b in itertools.pairwise(edges) if b > a]
+    maybe = _block_floors(coef, basis, blocks) <= tol[:, None]
+    open_ = np.ones(rows, dtype=bool)
+    for b, (start, stop) in enumerate(blocks):
+        todo = np.flatnonzero(maybe[:, b] & open_)
+        if todo.size == 0:
             continue
         lo = max(start - 1, 0)
         # From the point before, for the solve.
@@ -537,9 +558,30 @@ def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
         with np.errstate(divide="ignore", invalid="ignore"):
             root = np.where(x1 > x0, x0 + v0 * (x1 - x0) / (v0 - v1), x0)
         level[todo[r]] = np.where(zero, xs[lo + jj], root)
-        todo = todo[~hit]
-        start = stop
+        open_[todo[r]] = False
     return level
+
+
+def _block_floors(coef: Array, basis: Array, blocks: list[tuple[int, int]]) -> Array:
+    """A lower bound of the walk ``coef`` @ ``basis`` over each block of points, for every
+    scenario: Σ_k min_p c_k·B_kp ≤ min_p Σ_k c_k·B_kp, that is Σ_k max(c_k, 0)·min_p B_kp +
+    min(c_k, 0)·max_p B_kp; less :data:`BLOCK_FLOOR_SLACK` of the magnitudes, so that rounding
+    never rules out a point the products put at or below the tolerance. (S, blocks)
+
+    The walk 2 − x + x (2 everywhere) at x = 0, 1, 2, 3, its terms bounded one by one: over
+    x in {0, 1}, 2 − 1 + 0 = 1; over {2, 3}, 2 − 3 + 2 = 1 (a bound, not the minimum):
+
+    >>> coef = np.array([[2.0, -1.0, 1.0]])
+    >>> basis = np.array([[1.0, 1, 1, 1], [0, 1, 2, 3], [0, 1, 2, 3]])
+    >>> [round(float(v), 6) for v in _block_floors(coef, basis, [(0, 2), (2, 4)])[0]]
+    [1.0, 1.0]
+    """
+    low = np.stack([basis[:, a:b].min(axis=1) for a, b in blocks], axis=1)
+    high = np.stack([basis[:, a:b].max(axis=1) for a, b in blocks], axis=1)
+    size = np.maximum(np.abs(low), np.abs(high))
+    floors = (thin_product(np.maximum(coef, 0.0), low)
+              + thin_product(np.minimum(coef, 0.0), high))
+    return floors - BLOCK_FLOOR_SLACK * thin_product(np.abs(coef), size)
 
 
 #: Multiply-adds of one BLAS call of :func:`thin_product`: OpenBLAS runs a product below

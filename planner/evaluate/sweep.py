@@ -44,11 +44,13 @@ STRUCTURAL = {("horizon_months",)}
 MAX_SCENARIOS = 50_000_000
 #: The largest result frame accepted (8 bytes a cell), checked before anything is computed.
 MAX_RESULT_BYTES = 4_000_000_000
-#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 200 MB of
-#: working memory, whatever the horizon and the number of options (8,192 scenarios of four
-#: options over 36 months, 2.4 MB an array). Measured on two cores: chunks of 2,048 and
-#: 4,096 scenarios cost more in Python overhead than they gain in cache, 16,384 lose cache.
-CHUNK_CELLS = 8_192 * 37 * 4
+#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 400 MB of
+#: working memory, whatever the horizon and the number of options (16,384 scenarios of four
+#: options over 36 months, 4.8 MB an array). Measured on two cores (CPU seconds of sweeps of
+#: examples/usage.yaml, in turns): chunks of 2,048 scenarios cost a third more than 8,192 in
+#: Python overhead (about 10 ms a chunk); 16,384 cost the same as 8,192 at 200,000 scenarios
+#: and 5–15 % less at 1,000,000; 32,768 no less and vary more.
+CHUNK_CELLS = 16_384 * 37 * 4
 #: Scenarios of a chunk at most, unless the caller asks for another number.
 DEFAULT_CHUNK_SCENARIOS = 16_384
 
@@ -274,7 +276,6 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
         raise _overflow_error(resolved.model, names, values, index, chunk) from None
     rows = chunk.size
     n_options = len(spec.option_names)
-    written: set[tuple[str, int | None]] = set()
 
     def put(name: str, value: Any, option: int | None = None) -> None:
         """Write ``value`` into column ``name``: into one option's rows, or all rows (not
@@ -286,7 +287,6 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
             table[:] = value  # (rows, 1) or (1, options)
         else:
             table[:, option] = value
-        written.add((name, option))
 
     put("scenario", chunk[:, None])
     for name, vals, arr, idx in zip(names, values, spec.arrays, index):
@@ -315,21 +315,6 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
         option = spec.option_names.index(pair.own)
         for field in BREAK_EVEN_FIELDS:
             put(f"break_even.{pair.versus}.{field}", getattr(pair, field), option)
-    _fill_unwritten(columns, written, rows, n_options)
-
-
-def _fill_unwritten(columns: dict[str, np.ndarray], written: set, rows: int,
-                    n_options: int) -> None:
-    """NaN in the float columns' rows that the chunk did not write (a break-even column in
-    the rows of the options it does not belong to): :func:`allocate_columns` leaves float
-    columns uninitialised, since nearly all of their cells are written by the chunks."""
-    for name, column in columns.items():
-        if column.dtype != np.float64 or (name, None) in written:
-            continue
-        table = column.reshape(rows, n_options)
-        for option in range(n_options):
-            if (name, option) not in written:
-                table[:, option] = np.nan
 
 
 def _scenarios_text(names, values, index, chunk, where) -> str:
@@ -448,8 +433,9 @@ def sweep_columns(spec: SweepSpec, start: int, stop: int, *, break_even: bool | 
 
     Picklable in all its inputs, so that chunks run anywhere (a Dask worker). ``out``
     (column name → array of (stop − start) × options rows, views of the whole frame's columns
-    for example, as :func:`allocate_columns` makes them) is filled in place and returned;
-    without it new columns are allocated. ``break_even``: the spec's unless given."""
+    for example, as :func:`allocate_columns` makes them: float columns NaN, which the cells a
+    chunk does not write keep) is filled in place and returned; without it new columns are
+    allocated. ``break_even``: the spec's unless given."""
     chunk = _members(spec, start, stop)
     columns = allocate_columns(spec, chunk.size) if out is None else dict(out)
     index = [_AxisIndex(spec.sizes, spec.mode, axis) for axis in range(len(spec.sizes))]
@@ -499,14 +485,18 @@ def _column_dtypes(spec: SweepSpec) -> dict[str, Any]:
 
 def allocate_columns(spec: SweepSpec, scenarios: int) -> dict[str, np.ndarray]:
     """The columns of ``scenarios`` scenarios, allocated once: one row per scenario and
-    option. Float columns are left uninitialised (no pass over the frame to write NaN that
-    the chunks overwrite): every chunk writes all of its rows, NaN where a figure is not
-    filled in (:func:`_fill_unwritten`)."""
+    option. Float columns start as NaN, the value of every cell a chunk does not write (a
+    break-even column in the rows of the options it does not belong to).
+
+    Writing them here, in one sequential pass, also faults their pages in before the chunks
+    write them option by option (every fourth number or so): measured on two cores, a 200,000
+    scenario sweep of examples/usage.yaml spent 0.6–0.9 s CPU in those strided first writes,
+    against 0.1–0.4 s for this pass and 0.13–0.15 s for the same writes afterwards."""
     rows = scenarios * len(spec.option_names)
     out = {}
     for name, dtype in _column_dtypes(spec).items():
         if dtype is float:
-            out[name] = np.empty(rows)
+            out[name] = np.full(rows, np.nan)
         elif dtype is object:
             out[name] = np.empty(rows, dtype=object)
         else:
@@ -522,11 +512,16 @@ def columns_frame(spec: SweepSpec, columns: Mapping[str, np.ndarray]) -> pd.Data
     data: dict[str, Any] = {}
     for name, column in columns.items():
         if name in categories:
-            data[name] = pd.Categorical.from_codes(column, categories=categories[name])
+            # The codes are the chunks' own indices into these categories (or −1): no pass
+            # over them to check their range.
+            data[name] = pd.Categorical.from_codes(column, categories=categories[name],
+                                                   validate=False)
         elif name in INTEGER_FIELDS:  # whole numbers, missing as <NA> (one copy, a small column)
             missing = np.isnan(column)
-            data[name] = pd.arrays.IntegerArray(
-                np.where(missing, 0, column).astype(np.int64), missing)
+            with np.errstate(invalid="ignore"):  # NaN cast to an integer, then set to 0
+                values = column.astype(np.int64)
+            values[missing] = 0
+            data[name] = pd.arrays.IntegerArray(values, missing)
         else:
             data[name] = column
     return pd.DataFrame(data, copy=False)
