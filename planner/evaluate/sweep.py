@@ -44,13 +44,14 @@ STRUCTURAL = {("horizon_months",)}
 MAX_SCENARIOS = 50_000_000
 #: The largest result frame accepted (8 bytes a cell), checked before anything is computed.
 MAX_RESULT_BYTES = 4_000_000_000
-#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 400 MB of
-#: working memory, whatever the horizon and the number of options (16,384 scenarios of four
-#: options over 36 months, 4.8 MB an array). Measured on two cores (CPU seconds of sweeps of
-#: examples/usage.yaml, in turns): chunks of 2,048 scenarios cost a third more than 8,192 in
-#: Python overhead (about 10 ms a chunk); 16,384 cost the same as 8,192 at 200,000 scenarios
-#: and 5–15 % less at 1,000,000; 32,768 no less and vary more.
-CHUNK_CELLS = 16_384 * 37 * 4
+#: Option-months computed at once (chunk scenarios × (T + 1) × options): about 200 MB of
+#: working memory, whatever the horizon and the number of options (8,192 scenarios of four
+#: options over 36 months, 2.4 MB an array). Measured on two cores: chunks of 2,048 and
+#: 4,096 scenarios cost more in Python overhead (about 10 ms a chunk) than they gain in
+#: cache. 16,384 cost the same CPU within a process, but in a fresh one (bench/) 20 % more at
+#: 200,000 scenarios of examples/usage.yaml (1.95 s against 1.60 s, the first chunk faults
+#: in twice the temporaries: 201 MB against 105 MB beyond the frame) and no less at 10^6.
+CHUNK_CELLS = 8_192 * 37 * 4
 #: Scenarios of a chunk at most, unless the caller asks for another number.
 DEFAULT_CHUNK_SCENARIOS = 16_384
 
