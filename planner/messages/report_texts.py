@@ -457,6 +457,25 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
                   "E_m × electricity price"),
                   ("E_m = (P × S_m + P_idle × (H − S_m) × [always_on]) × PUE［千瓦时］；energy_m = "
                   "E_m × 电价")),
+    # -- fleets and purchase timing (SPEC §6): n machines bought in month p --
+    "fx.capacity_fleet": (
+        ("K = n × gpu_count × H × availability;   served_m = min(G_m, K × in_service_m), "
+         "in_service_m = [m > p];   S_m = served_m / gpu_count [busy system-hours];   work above "
+         "K (and all of it in months 1..p) goes to the overflow"),
+        ("K = n × gpu_count × H × availability；served_m = min(G_m, K × in_service_m)，"
+         "in_service_m = [m > p]；S_m = served_m / gpu_count［整机忙碌小时］；超出 K 的工作"
+         "（以及第 1..p 个月的全部工作）转交溢出方案")),
+    "fx.energy_fleet": (
+        ("E_m = (P × S_m + P_idle × (n × H − S_m) × [always_on] × in_service_m) × PUE [kWh];   "
+         "energy_m = E_m × electricity price"),
+        ("E_m = (P × S_m + P_idle × (n × H − S_m) × [always_on] × in_service_m) × PUE［千瓦时］；"
+         "energy_m = E_m × 电价")),
+    "fx.running_fleet": (("maintenance_m = n × maintenance_per_year / 12 × in_service_m;   "
+                          "fixed_m = n × fixed_cost_per_month × in_service_m;   operating_m = "
+                          "operating_cost_per_hour × S_m"), ""),
+    "fx.residual_fleet": (("purchase_m = n × price (m = p, p + L, …);   RV = n × (price − (price − "
+                           "resale_fraction × price) × age / L),   age = T − (p + L × ⌊(T − p − "
+                           "1) / L⌋),   L = 12 × lifetime_years"), ""),
     "fx.cooling": ("cooling_m = energy_m × (1 − 1 / PUE);   IT energy_m = energy_m / PUE", ""),
     "fx.running": (("maintenance_m = maintenance_per_year / 12;   fixed_m = fixed_cost_per_month;"
                    "   operating_m = operating_cost_per_hour × S_m"), ""),
