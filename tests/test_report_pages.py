@@ -101,7 +101,7 @@ def test_examples_print_with_their_charts(example, tmp_path):
     for heading in ("Inputs that matter most", "Options compared"):
         assert heading in first, f"{heading!r} is not on the first page"
     pages = _pages(pdf, tmp_path)
-    # Six or seven pages; cn-lab's Tencent sources (percent-encoded addresses) take half a page
+    # Six or seven pages; cn-lab's long catalog sources (addresses and notes) take half a page
     # of the assumptions. No page is all but empty: a table kept whole once left its heading
     # alone on a page (cn-lab, 0.2 % ink).
     assert 4 <= len(pages) <= 8
