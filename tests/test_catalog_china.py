@@ -99,3 +99,19 @@ def test_tencents_refreshed_monthly_price_keeps_the_rows_old_date(catalog):
     # the on-demand price was not in that scrape: the row stays dated by the 2020 page
     assert row.price_per_hour == pytest.approx(28.64)
     assert row.as_of == "2020-05" and "estimate: not refreshed" in row.notes
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "moves neither the break-even month"),
+                                              ("zh", "既不改变")])
+def test_the_example_says_that_no_input_changes_its_answer(lang, words):
+    """examples/cn-lab.yaml against AutoDL: buying never pays off and no input moved ±25 %
+    changes that, so there is no tornado and no table; the section says so instead of
+    standing empty under its heading."""
+    import re
+
+    import reports
+
+    html = reports.html("cn-lab", lang=lang)
+    section = re.search(r'<section class="sensitivity">(.*?)</section>', html, re.S).group(1)
+    assert "<svg" not in section and "<table" not in section
+    assert words in section and "lab-server" in section and "ai-studio" in section
