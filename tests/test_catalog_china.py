@@ -116,3 +116,31 @@ def test_the_example_says_that_no_input_changes_its_answer(lang, words):
     section = found.group(1)
     assert "<svg" not in section and "<table" not in section
     assert words in section and "lab-server" in section and "ai-studio" in section
+
+
+def test_the_alibaba_rows_load_priced_in_cny_and_fresh(catalog):
+    rows = [r for r in catalog.rows("clouds") if r["provider"] == "alibaba"]
+    assert {(r["id"], r["region"]) for r in rows} == {
+        (f"alibaba/{instance}", region)
+        for instance in ("ecs.gn6i-c4g1.xlarge", "ecs.gn7i-c8g1.2xlarge")
+        for region in ("cn-shanghai", "cn-shenzhen")}
+    for row in rows:
+        assert row["currency"] == "CNY" and row["as_of"] == "2026-09-24"
+        assert row_age_days(row["as_of"], DAY) == 68  # 2026-09-24 -> 2026-12-01
+        assert row["spot_price_per_hour"] is None
+    a10 = catalog.cloud("alibaba/ecs.gn7i-c8g1.2xlarge", region="cn-shanghai")
+    assert (a10.gpu, a10.price_per_hour) == ("a10", 9.74)
+    # monthly subscription 4,675.66 CNY / 730 h = 6.40501 CNY/h
+    assert a10.reserved_1y_price_per_hour == pytest.approx(4675.66 / 730, abs=1e-4)
+    t4 = catalog.cloud("alibaba/ecs.gn6i-c4g1.xlarge", region="cn-shenzhen")
+    # its monthly quote is a promotion: no reserved price
+    assert (t4.gpu, t4.price_per_hour, t4.reserved_1y_price_per_hour) == ("t4", 11.84, None)
+
+
+def test_an_alibaba_option_reserved_for_a_year_evaluates():
+    usage = plan({"cloud": "alibaba/ecs.gn7i-c8g1.2xlarge", "pricing": "reserved_1y",
+                  "reserved_instances": 1}, reference_gpu="a10", gpu_hours_per_month=730)
+    option = planner.load(usage).evaluate().to_dict()["options"][0]
+    assert option["feasible"]
+    # one instance committed all month: 730 h x 4,675.66 / 730 = 4,675.66 CNY a month
+    assert option["monthly_cost"][1] == pytest.approx(4675.66, abs=0.01)
