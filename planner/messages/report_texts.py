@@ -554,4 +554,11 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "chart.mix_best": ("best: {machines} from month {month}", "最佳：第 {month} 个月起 {machines} 台"),
     "gpu.bought": ("{machine}, bought in month {month} (serving from month {next})",
                    "{machine}，第 {month} 个月购买（自第 {next} 个月起使用）"),
+
+    # China clouds (issue 15): "What changes the answer" when no input moves anything
+    "sens.no_effect": (
+        ("Each key input moved {spread} one at a time, all else as planned, moves neither the "
+         "break-even month of {own} against {versus} ({base}) nor the cheapest option: {names}."),
+        ("每个关键输入逐一变动 {spread}（其余不变），既不改变 {own} 相对 {versus} 的回本月份"
+         "（{base}），也不改变成本最低的方案：{names}。")),
 }
