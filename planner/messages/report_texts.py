@@ -19,7 +19,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "meta.money": ("money in {currency}", "金额单位 {currency}"),
     "meta.discounted": (", discounted at {rate} a year", "，年折现率 {rate}"),
     "meta.catalog": ("catalog data as of {date}", "目录数据截至 {date}"),
-    "meta.prices": ("prices as of {date}", "价格截至 {date}"),
+    "meta.prices": ("oldest price from {date}", "最早的价格日期 {date}"),
     "meta.no_catalog": ("no catalog data used", "未使用目录数据"),
     "page": ("Page", "第"),
     "page.of": ("of", "页，共"),
@@ -50,6 +50,16 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
          "{target} serves the other {passed}, at {cost} of its {total}."),
         ("{own} 自身承担规划期内 {served} 的 GPU 小时；从第 {month} 个月起，其余 {passed} 由 "
          "{target} 承担，费用 {cost}（总成本 {total}）。")),
+    "served.runner_up": (
+        ("The runner-up {name} serves {served} of the GPU\u2011hours itself: {target} serves "
+         "the other {passed}, at {cost} of its {total}."),
+        ("次优方案 {name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
+         "费用 {cost}（总成本 {total}）。")),
+    "served.runner_up_all": (
+        ("The runner-up {name} serves {served} of the GPU\u2011hours itself: {target} serves "
+         "the other {passed}, and all of its {total} is paid to {target}."),
+        ("次优方案 {name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
+         "其全部成本 {total} 都付给 {target}。")),
     "verdict.only": (", and the only one that can serve the demand.",
                      "，也是唯一能满足需求的方案。"),
     "pays.after": ("after {months} against {versus}", "相对 {versus} 在 {months}后回本"),

@@ -358,7 +358,7 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     if data["discount_rate"]:
         meta[-1] += f", discounted at {fmt.percent(data['discount_rate'])} a year"
     if data.get("prices_as_of"):
-        meta.append(f"prices as of {data['prices_as_of']}")
+        meta.append(f"oldest price from {data['prices_as_of']}")
     elif data.get("catalog_as_of"):
         meta.append(f"catalog data as of {data['catalog_as_of']}")
     lines = [f"# {_cell(data['title'])}", "", " · ".join(meta), "",
