@@ -59,8 +59,10 @@ def renderer_of(fig: Any) -> RendererBase:
     """A renderer that measures ``fig``'s text as it will be drawn (Agg, without pyplot)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    from planner.render.charts.metrics import remember_measurements
+
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    return canvas.get_renderer()
+    return remember_measurements(canvas.get_renderer(), fig)
 
 
 def label_box(text: Text, renderer: RendererBase) -> np.ndarray:
