@@ -194,6 +194,10 @@ def _flatten_groups(svg: str) -> str:
             if stack.pop():
                 out.append(match.group(0))
             continue
+        if attributes.endswith("/"):  # an empty group, <g id="…"/>: nothing to close
+            if not _ID_ONLY.match(attributes[:-1]):
+                out.append(match.group(0))
+            continue
         keep = not _ID_ONLY.match(attributes)
         stack.append(keep)
         if keep:
