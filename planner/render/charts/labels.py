@@ -244,9 +244,11 @@ def _plan(ax: Axes, marks: list[Mark]) -> tuple[list[Annotation], list[_Place | 
                 others = np.array(texts)
                 crossed = segments_crossing(others, bottoms, leaders).T  # candidates × texts
                 cover += (boxes_overlapping(boxes, others) | crossed).sum(axis=1)
-            for j in range(len(marks)):
-                if j != k:
-                    cover += segments_crossing(boxes, *known[j])[:, 0]
+            others = [j for j in range(len(marks)) if j != k]
+            if others:  # the other marks' leaders, all at once: candidates × leaders
+                cover += segments_crossing(
+                    boxes, np.concatenate([known[j][0] for j in others]),
+                    np.concatenate([known[j][1] for j in others])).sum(axis=1)
             hits = lines.hits(boxes, pixels_per_pt)
             options += [_Place(candidate, right, text, anchors[k], float(top),
                                (int(covered), int(hit)))

@@ -77,7 +77,8 @@ def remember_measurements(renderer: RendererBase, figure: Figure) -> RendererBas
         return ascent * scale, -descent * scale, line_gap * scale
 
     renderer.get_text_width_height_descent = get_text_width_height_descent
-    renderer._get_font_height_metrics = font_height_metrics
+    if not hasattr(renderer, "_get_font_height_metrics"):  # the PDF renderer has its own
+        renderer._get_font_height_metrics = font_height_metrics
     renderer._planner_remembers = True
     return renderer
 
