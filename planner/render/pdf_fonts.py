@@ -57,12 +57,13 @@ def lean_font_subsetting() -> Iterator[None]:
         yield
         return
 
-    def subset(font: Any, to_unicode: Any, hinting: Any) -> Any:
+    def subset(font: Any, *args: Any, **kwargs: Any) -> Any:
+        # the arguments pass through untouched: only the font's bytes are changed
         content = font.file_content
         if content[:4] != b"ttcf":  # a collection keeps its tables: saved whole, as before
             with contextlib.suppress(Exception):  # an odd font: subset as WeasyPrint would
                 font.file_content = without_layout_tables(content)
-        return original(font, to_unicode, hinting)
+        return original(font, *args, **kwargs)
 
     fonts.Font._fonttools_subset = subset
     try:
