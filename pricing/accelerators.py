@@ -77,7 +77,9 @@ ACCELERATORS = {
 # Where one SkyPilot name covers two GPUs: (provider, accelerator, instance pattern) -> GPU id.
 # RunPod's plain "A100-80GB" and "H100" are the PCIe cards (its SXM ones carry "-SXM"); Azure's
 # NC A100 v4 has A100 PCIe 80 GB cards and the NCads H100 v5 sizes (NC40ads, NC80adis) have
-# H100 NVL, 94 GB (Azure's size page for the series); Lambda's gpu_Nx_h100_pcie and Vast's
+# H100 NVL, 94 GB (Microsoft Learn, "NCads_H100_v5 size series": "powered by NVIDIA H100 NVL
+# GPU", "Nvidia PCIe H100 GPU (94GB)" in MicrosoftDocs/azure-compute-docs
+# articles/virtual-machines/sizes/gpu-accelerated/includes/ncadsh100v5-series-specs.md); Lambda's gpu_Nx_h100_pcie and Vast's
 # H100_PCIE/H100_NVL offers name the card in the instance, SkyPilot calls all of them "H100".
 _SPECIFIC = (
     ("runpod", "a100-80gb", r".*", "a100-80gb-pcie"),
@@ -210,9 +212,12 @@ SKYPILOT_NAMES = {
 }
 
 # The other name SkyPilot gives a card on Kubernetes, where it names a node's GPU by the first
-# of CANONICAL_GPU_NAMES (same file) found as a word in NVIDIA's product label: an H100 SXM
-# (NVIDIA-H100-80GB-HBM3) is "H100-80GB" there, an H100 NVL (NVIDIA-H100-NVL) "H100". An
-# export prices these names too, so that the price applies on either side.
+# of CANONICAL_GPU_NAMES (same file) found as a word in NVIDIA's product label
+# (nvidia.com/gpu.product; "H100-80GB" stands for H100...-80GB): an H100 SXM
+# (NVIDIA-H100-80GB-HBM3) is "H100-80GB" there, an H100 NVL (NVIDIA-H100-NVL) "H100"
+# (GFDLabelFormatter in sky/provision/kubernetes/utils.py; tests/test_skypilot_gpu_labels.py
+# restates the rule and checks these names). An export prices these names too, so that the
+# price applies on either side.
 SKYPILOT_KUBERNETES_NAMES = {
     "h100-80gb": ("H100-80GB",),
     "h100-nvl": ("H100",),

@@ -23,10 +23,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pricing.accelerators import ACCELERATORS, SKYPILOT_NAMES
+from pricing.freshness import row_age_days
 from pricing.query import QueryError
 from pricing.schema import ANY_REGION
 from pricing.suggest import close_matches, did_you_mean
-from pricing.table_file import parse_as_of
 
 __all__ = ["LINE_COLUMNS", "PRICES", "check_region", "gpu_names", "gpus_named",
            "parse_gpu_query", "price_lines", "resolve_gpus"]
@@ -172,6 +172,6 @@ def _line(row: Row, factor: float, currency: str, day: datetime.date) -> Row:
         line[name] = None if value is None else value / gpus * factor
     as_of = row.get("as_of")
     line.update(currency=currency, region=row["region"], as_of=as_of,
-                age_days=(day - parse_as_of(as_of)).days if as_of else None,
+                age_days=row_age_days(as_of, day),
                 source=row.get("source"))
     return line

@@ -16,8 +16,8 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pricing.freshness import row_age_days
 from pricing.suggest import close_matches, did_you_mean
-from pricing.table_file import parse_as_of
 
 __all__ = [
     "AGE_COLUMN",
@@ -150,7 +150,7 @@ def with_age_days(rows: Iterable[Row], day: datetime.date) -> list[Row]:
         for key, value in row.items():
             out[key] = value
             if key == "as_of":
-                out[AGE_COLUMN] = (day - parse_as_of(value)).days if value else None
+                out[AGE_COLUMN] = row_age_days(value, day)
         aged.append(out)
     return aged
 

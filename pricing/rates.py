@@ -220,10 +220,7 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
             interruptions_per_hour=_first(interruptions_per_hour, default_interruptions),
             storage_per_gb_month=_first(storage_per_gb_month,
                                         _money(row.storage_per_gb_month, k)),
-            provenance=[_price("cloud", {"id": row.id, "region": row.region},
-                               "on_demand_price",
-                               {"currency": row.currency, "price": row.price_per_hour}, row),
-                        *prov],
+            provenance=[*_cloud_price_rows(row, pricing), *prov],
         )
         return rates
     if region is not None:
@@ -244,6 +241,16 @@ def cloud_rates(catalog: Catalog, resource: str | Mapping[str, Any], *, pricing:
     )
 
 
+def _cloud_price_rows(row, pricing: str) -> list[Provenance]:
+    """The assumption rows of the prices a cloud option pays: its own pricing's price per
+    instance-hour and, for a reservation, the on-demand price the hours above it pay."""
+    item = {"id": row.id, "region": row.region}
+    paid = [pricing] if pricing in ("on_demand", "spot") else [pricing, "on_demand"]
+    return [_price("cloud", item, f"{name}_price",
+                   {"currency": row.currency, "price": getattr(row, PRICE_COLUMN[name])}, row)
+            for name in paid]
+
+
 def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
               fx: Mapping[str, Any], precision: str = "mixed") -> OwnRates:
     """Rate card of an owned machine; defaults from the catalog GPU (street price, TDP)."""
@@ -255,14 +262,13 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
     if own.get("system") is not None:
         system = _lookup(catalog.system, "own.system", own["system"])
     system_price = own.get("system_price")
-    converts = system is not None and system_price is None and system.system_price is not None
-    if system is not None:
-        prov.append(_price("system", {"system": system.name}, "system_price", {}, system,
-                           converted=converts))
-    if converts:
+    price = own.get("purchase_price")
+    # The system row's price counts only in a price built from parts (no purchase_price).
+    priced_by_system = (price is None and system is not None and system_price is None
+                        and system.system_price is not None)
+    if priced_by_system:
         system_price = system.system_price * fx_factor(system.currency, currency, fx,
                                                        "own.system")
-    price = own.get("purchase_price")
     if price is None:
         if row is None or row.street_price is None:
             raise PricingError("own.purchase_price",
@@ -279,18 +285,24 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
         prov.append(_price("street_price", {"gpu": row.name}, value_key, value, row,
                            price_as_of=row.price_as_of))
     power = own.get("power_watts")
+    system_power = system is not None and power is None and \
+        system.non_gpu_power_watts is not None
     if power is None:
         if row is None or row.tdp_watts is None:
             raise PricingError("own.power_watts",
                                "power_watts is required: the catalog has no TDP for this GPU")
-        rest = DEFAULT_SYSTEM_POWER_WATTS
-        if system is not None and system.non_gpu_power_watts is not None:
-            rest = system.non_gpu_power_watts
+        rest = system.non_gpu_power_watts if system_power else DEFAULT_SYSTEM_POWER_WATTS
         power = gpu_count * row.tdp_watts + rest
     idle = own.get("idle_power_watts")
+    system_idle = system is not None and idle is None and system.idle_power_watts is not None
     if idle is None:
-        idle = system.idle_power_watts if system is not None and \
-            system.idle_power_watts is not None else 0.0
+        idle = system.idle_power_watts if system_idle else 0.0
+    # The system row is an assumption only where the model read something from it: a price
+    # (which dates the plan's prices) or only its power figures (a reference, never stale).
+    if priced_by_system:
+        prov.append(_price("system", {"system": system.name}, "system_price", {}, system))
+    elif system_power or system_idle:
+        prov.append(_reference("system", {"system": system.name}, "system_power", {}, system))
     return OwnRates(gpu_count=gpu_count, facts=facts, purchase_price=price, power_watts=power,
                     idle_power_watts=idle, provenance=prov)
 

@@ -151,7 +151,8 @@ def test_spot_checked_new_cloud_rows(catalog):
     tencent = catalog.cloud("tencent/GT4.4XLARGE96")
     assert (tencent.currency, tencent.gpu, tencent.gpus) == ("CNY", "a100-40gb", 1)
     assert tencent.price_per_hour == pytest.approx(28.64)
-    assert tencent.reserved_1y_price_per_hour == pytest.approx(13748 / 730, abs=1e-4)
+    # monthly subscription 12948 CNY (Tencent price overview, scraped 2026-06-15) / 730 h
+    assert tencent.reserved_1y_price_per_hour == pytest.approx(12948 / 730, abs=1e-4)
     h200 = catalog.cloud("nebius/gpu-h200-sxm_1gpu-16vcpu-200gb", region="eu-north1")
     # nebius.com/prices, HGX H200 4.50/GPU-hour, as transcribed on 2026-09-25
     assert (h200.price_per_hour, h200.spot_price_per_hour, h200.as_of) == (4.5, None, "2026-09-25")

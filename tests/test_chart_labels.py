@@ -19,14 +19,16 @@ from planner.render import i18n
 from planner.render.charts import lines
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def cn_lab_plan() -> dict:
-    """examples/cn-lab.yaml with a V100 instance more: four break-even months close
-    together (12.4 to 17.2 months), marked on a chart priced in millions of yuan."""
+    """The Chinese lab against Tencent Cloud (tests/fixtures/cn-lab-tencent.yaml, the example
+    before AutoDL) with a V100 instance more: four break-even months close together, marked
+    on a chart priced in millions of yuan."""
     import yaml
 
-    usage = yaml.safe_load((EXAMPLES / "cn-lab.yaml").read_text(encoding="utf-8"))
+    usage = yaml.safe_load((FIXTURES / "cn-lab-tencent.yaml").read_text(encoding="utf-8"))
     usage["options"].append({"name": "tencent-v100", "cloud": "tencent/GN10Xp.2XLARGE40"})
     return usage
 
@@ -103,7 +105,8 @@ def collisions(ax) -> list[str]:
 CROWDED = [
     pytest.param(lambda: planner.load(cn_lab_plan()), "zh", id="cn-lab-zh"),
     pytest.param(lambda: planner.load(cn_lab_plan()), "en", id="cn-lab-en"),
-    pytest.param(lambda: planner.load(EXAMPLES / "cn-lab.yaml"), "zh", id="cn-lab-example"),
+    pytest.param(lambda: planner.load(FIXTURES / "cn-lab-tencent.yaml"), "zh",
+                 id="cn-lab-tencent"),
     pytest.param(lambda: planner.load(phd_plan()), "en", id="phd-en"),
     pytest.param(lambda: planner.load(phd_plan()), "zh", id="phd-zh"),
 ]

@@ -110,6 +110,47 @@ def test_the_chinese_assumptions_table_is_chinese():
     assert kinds == sorted(kinds, key=lambda kind: kind != "price") and kinds[0] == "price"
 
 
+def test_each_cloud_pricing_lists_the_price_it_pays():
+    """A spot option's assumption is its spot price, a reservation's its reserved price and
+    the on-demand price above it (the A100 row: 3.67339 on demand, spot and reserved in the
+    catalog), not the on-demand price for all."""
+    result = planner.load({
+        "version": 1, "demand": {"gpu_hours_per_month": 100},
+        "options": [{"name": "spot", "cloud": "gcp/a2-highgpu-1g", "region": "us-central1",
+                     "pricing": "spot"},
+                    {"name": "reserved", "cloud": "gcp/a2-highgpu-1g",
+                     "region": "us-central1", "pricing": "reserved_1y"}]}).evaluate()
+    from pricing.catalog import load_catalog
+    row = load_catalog().cloud("gcp/a2-highgpu-1g", "us-central1")
+    values = {r["value"] for r in content.assumption_rows(result)}
+    assert f"USD {row.spot_price_per_hour}/h spot" in values
+    assert f"USD {row.reserved_1y_price_per_hour}/h reserved for 1 year" in values
+    assert f"USD {row.price_per_hour}/h on demand" in values  # the hours above the reservation
+    assert row.spot_price_per_hour < row.reserved_1y_price_per_hour < row.price_per_hour
+
+
+def test_a_system_row_the_model_does_not_read_dates_nothing():
+    """Purchase price and both power figures given: the system row adds no assumption and does
+    not date the prices (it did: 'prices as of 2020-10' for a plan priced by the user)."""
+    own = {"system": "workstation-4gpu", "gpu": "t4", "purchase_price": 9000,
+           "power_watts": 900, "idle_power_watts": 100}
+    plan = {"version": 1, "demand": {"gpu_hours_per_month": 100},
+            "site": {"electricity_per_kwh": 0.1},
+            "options": [{"name": "box", "own": own}]}
+    result = planner.load(plan).evaluate()
+    assert result.data["prices_as_of"] is None
+    assert not any("system" in str(a["item"]) for a in result.assumptions)
+    # Its power read from the row: a reference, still no price date.
+    own.pop("idle_power_watts")
+    result = planner.load(plan).evaluate()
+    assert result.data["prices_as_of"] is None
+    assert [a["kind"] for a in result.assumptions if "system" in str(a["item"])] == ["reference"]
+    # Its price read from the row (no purchase_price): a price, dated by the row.
+    own.pop("purchase_price")
+    result = planner.load(plan).evaluate()
+    assert [a["kind"] for a in result.assumptions if "system" in str(a["item"])] == ["price"]
+
+
 # -- point 5: exchange rates are assumptions ---------------------------------------------------
 
 

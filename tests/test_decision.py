@@ -192,6 +192,28 @@ def test_the_first_page_states_what_the_overflow_does():
                if note.startswith("box"))
 
 
+def test_the_first_page_says_what_a_runner_up_passes_on():
+    """A tier of 10 GPU-hours a month for 100 needed: it serves 10 %, its fallback 90 h × $1
+    = $90 a month, $1,080 over 12 months, all of its cost; the desktop ($500) is cheapest."""
+    plan = {"version": 1, "horizon_months": 12, "demand": {"gpu_hours_per_month": 100},
+            "site": {"electricity_per_kwh": 0.0},
+            "options": [
+                {"name": "tier", "free_tier": {"gpu_memory_gb": 16, "monthly_quota_hours": 10,
+                                               "session_hours": 12, "availability": 1,
+                                               "setup_minutes": 0}, "fallback": "rented"},
+                {"name": "rented", "cloud": {"price_per_hour": 1.0}},
+                {"name": "desktop", "own": {"purchase_price": 500, "power_watts": 300,
+                                            "lifetime_years": 1}}]}
+    result = planner.load(plan).evaluate()
+    assert result.runner_up == "tier"
+    assert content.decision_notes(result) == (
+        "The runner-up tier serves 10% of the GPU\u2011hours itself: rented serves the other "
+        "90%, and all of its $1,080 is paid to rented.")
+    # A tier that serves half or more is not explained.
+    plan["options"][0]["free_tier"]["monthly_quota_hours"] = 50
+    assert content.decision_notes(planner.load(plan).evaluate()) == ""
+
+
 def test_no_warning_at_half_the_work():
     plan = _doubling()
     plan["demand"] = {"gpu_hours_per_month": 1460}  # 730 served, 730 overflow: exactly half

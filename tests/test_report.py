@@ -632,6 +632,27 @@ def test_formulas_cover_the_options_present(result):
     assert "Own: loan payment" not in names and "Cloud: reserved capacity" not in names
 
 
+def test_formulas_of_a_fleet_say_its_machines_and_purchase_month():
+    """Two machines bought in month 6: the appendix's own formulas carry n and in_service_m
+    (as docs/model.md §3a and the engine do); one machine in month 0 keeps the short forms."""
+    def formulas(**own):
+        plan = planner.load({
+            "version": 1, "horizon_months": 24, "demand": {"gpu_hours_per_month": 100},
+            "site": {"electricity_per_kwh": 0.1},
+            "options": [{"name": "box", "own": {"purchase_price": 5000, "power_watts": 500,
+                                                **own}, "overflow": "rent"},
+                        {"name": "rent", "cloud": {"price_per_hour": 2.0}}]})
+        return {row["name"]: row["formula"] for row in content.formulas(plan.evaluate())}
+
+    fleet = formulas(machines=2, purchase_month=6)
+    assert fleet["Own: capacity and busy hours"].startswith("K = n × gpu_count × H")
+    assert "P_idle × (n × H − S_m) × [always_on] × in_service_m" in fleet["Own: energy"]
+    assert "age = T − (p + L" in fleet["Own: residual value"]
+    single = formulas()
+    assert single["Own: capacity and busy hours"].startswith("K = gpu_count × H")
+    assert "in_service_m" not in single["Own: energy"]
+
+
 # -- paper and language -----------------------------------------------------------------------
 
 

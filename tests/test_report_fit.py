@@ -20,16 +20,18 @@ from planner.render.charts import bars
 from planner.render.html import lay_out, options_table_pt, render_html
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DATE = datetime.date(2026, 11, 30)
 SLACK_PX = 0.5  # rounding of the layout [CSS px]
 
 
 def millions_plan() -> dict:
-    """examples/cn-lab.yaml grown to a 64-GPU server and 40,000 GPU-hours a month: amounts
-    of tens of millions of yuan (CN¥54,555,075) in nine columns."""
+    """The Chinese lab against Tencent Cloud (tests/fixtures/cn-lab-tencent.yaml) grown to a
+    64-GPU server and 40,000 GPU-hours a month: amounts of tens of millions of yuan
+    (CN¥54,555,075) in nine columns."""
     import yaml
 
-    usage = yaml.safe_load((EXAMPLES / "cn-lab.yaml").read_text(encoding="utf-8"))
+    usage = yaml.safe_load((FIXTURES / "cn-lab-tencent.yaml").read_text(encoding="utf-8"))
     usage["demand"]["gpu_hours_per_month"] = 40000
     usage["options"][0]["own"].update(gpu_count=64, purchase_price=8_800_000,
                                       power_watts=41_600)

@@ -84,8 +84,17 @@ def test_examples_print_with_their_charts(example, tmp_path):
     first_chart = "glance-bands" if data.get("uncertainty") else "ranking"
     labels = dict(CHARTS, ranking="Months from today" if data.get("uncertainty")
                   else CHARTS["ranking"])
+    # Where no key input moved ±25 % moves the break-even month or the cheapest option
+    # (cn-lab: AutoDL rents at an eighth of the server's cost) there is no tornado to draw,
+    # and the section says so in a sentence instead.
+    still = "moves neither the break-even month" in html
+    if still:
+        labels.pop("sensitivity")
     for name in (first_chart, "cumulative", "usage", "breakdown", "sensitivity"):
         svg = re.search(rf'<svg class="chart chart-{name}".*?</svg>', html, flags=re.DOTALL)
+        if name == "sensitivity" and still:
+            assert svg is None
+            continue
         assert svg, f"the {name} chart is missing"
         assert re.search(r"<title>\w[^<]*</title>", svg.group(0))
     reader = pypdf.PdfReader(io.BytesIO(pdf))
@@ -101,7 +110,7 @@ def test_examples_print_with_their_charts(example, tmp_path):
     for heading in ("Inputs that matter most", "Options compared"):
         assert heading in first, f"{heading!r} is not on the first page"
     pages = _pages(pdf, tmp_path)
-    # Six or seven pages; cn-lab's Tencent sources (percent-encoded addresses) take half a page
+    # Six or seven pages; cn-lab's long catalog sources (addresses and notes) take half a page
     # of the assumptions. No page is all but empty: a table kept whole once left its heading
     # alone on a page (cn-lab, 0.2 % ink).
     assert 4 <= len(pages) <= 8

@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from planner.errors import Problem, UserError
-from planner.logs.samples import GpuSamples, Sample, collect
+from planner.logs.samples import Sample
 
-__all__ = ["SCRAPE_SECONDS", "dcgm_samples", "is_dcgm", "read_dcgm"]
+__all__ = ["SCRAPE_SECONDS", "dcgm_samples", "is_dcgm"]
 
 UTILIZATION, POWER = "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_POWER_USAGE"
 #: Seconds between scrapes without timestamps: dcgm-exporter's default collection interval.
@@ -42,12 +42,6 @@ _FIRST = re.compile(r"(#\s*(HELP|TYPE)\s+)?DCGM_")
 def is_dcgm(first_line: str) -> bool:
     """Whether a file whose first line is ``first_line`` is scraped dcgm-exporter output."""
     return _FIRST.match(first_line.strip()) is not None
-
-
-def read_dcgm(text: str, file: str) -> list[GpuSamples]:
-    """The GPUs of one scraped file and their samples; a line that is not a Prometheus
-    sample is a user error naming the file and the line."""
-    return collect(dcgm_samples(text.splitlines(), file))
 
 
 def dcgm_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:

@@ -14,19 +14,13 @@ import datetime as _dt
 from collections.abc import Iterable, Iterator
 
 from planner.errors import Problem, UserError
-from planner.logs.samples import GpuSamples, Sample, collect
+from planner.logs.samples import Sample
 
 
 def is_dmon(first_line: str) -> bool:
     """Whether a file whose first line is ``first_line`` is ``nvidia-smi dmon`` output."""
     names = first_line.lstrip("#").split()
     return first_line.startswith("#") and "gpu" in names and "sm" in names
-
-
-def read_dmon(text: str, file: str) -> list[GpuSamples]:
-    """The GPUs of one dmon log and their samples; a line that cannot be read is a user error
-    naming the file and the line."""
-    return collect(dmon_samples(text.splitlines(), file))
 
 
 def dmon_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:

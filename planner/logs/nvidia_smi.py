@@ -14,7 +14,7 @@ import datetime as _dt
 from collections.abc import Iterable, Iterator
 
 from planner.errors import Problem, UserError
-from planner.logs.samples import GpuSamples, Sample, collect
+from planner.logs.samples import Sample
 
 #: The timestamp layouts nvidia-smi prints (its default, and ISO 8601 as tools rewrite it).
 TIMESTAMP_FORMATS = ("%Y/%m/%d %H:%M:%S.%f", "%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f",
@@ -53,12 +53,6 @@ def _number(text: str) -> float | None:
     if text.lower() in MISSING:
         return None
     return float(text.split()[0])
-
-
-def read_nvidia_smi(text: str, file: str) -> list[GpuSamples]:
-    """The GPUs of one log and their samples; a line that cannot be read is a user error
-    naming the file and the line."""
-    return collect(nvidia_smi_samples(text.splitlines(), file))
 
 
 def nvidia_smi_samples(lines: Iterable[str], file: str) -> Iterator[Sample]:

@@ -160,6 +160,11 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "assumption.cloud": ("{id} ({region})", "{id}（{region}）"),
     "assumption.on_demand_price": ("{currency} {price}/h on demand",
                                    "按需 {currency} {price}/小时"),
+    "assumption.spot_price": ("{currency} {price}/h spot", "竞价 {currency} {price}/小时"),
+    "assumption.reserved_1y_price": ("{currency} {price}/h reserved for 1 year",
+                                     "预留 1 年 {currency} {price}/小时"),
+    "assumption.reserved_3y_price": ("{currency} {price}/h reserved for 3 years",
+                                     "预留 3 年 {currency} {price}/小时"),
     # -- jobs on several GPUs (SPEC §8) --
     "assumption.interconnect": ("how {id} connects its GPUs", "{id} 的 GPU 互连方式"),
     "assumption.interconnect_value": (
@@ -168,6 +173,7 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
         "机内 {interconnect}，机间 {across}：{gpus:g} 个 GPU 的扩展效率 {share:.3g}"),
     "assumption.system": ("system {system}", "整机 {system}"),
     "assumption.system_price": ("non-GPU price and power", "非 GPU 部件的价格与功耗"),
+    "assumption.system_power": ("non-GPU power", "非 GPU 部件的功耗"),
     "assumption.street_price": ("street price of {gpu}", "{gpu} 的市场价"),
     "assumption.street_price_per_gpu": ("{currency} {price:,.0f} per GPU",
                                         "每块 GPU {currency} {price:,.0f}"),

@@ -19,7 +19,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "meta.money": ("money in {currency}", "金额单位 {currency}"),
     "meta.discounted": (", discounted at {rate} a year", "，年折现率 {rate}"),
     "meta.catalog": ("catalog data as of {date}", "目录数据截至 {date}"),
-    "meta.prices": ("prices as of {date}", "价格截至 {date}"),
+    "meta.prices": ("oldest price from {date}", "最早的价格日期 {date}"),
     "meta.no_catalog": ("no catalog data used", "未使用目录数据"),
     "page": ("Page", "第"),
     "page.of": ("of", "页，共"),
@@ -50,6 +50,16 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
          "{target} serves the other {passed}, at {cost} of its {total}."),
         ("{own} 自身承担规划期内 {served} 的 GPU 小时；从第 {month} 个月起，其余 {passed} 由 "
          "{target} 承担，费用 {cost}（总成本 {total}）。")),
+    "served.runner_up": (
+        ("The runner-up {name} serves {served} of the GPU\u2011hours itself: {target} serves "
+         "the other {passed}, at {cost} of its {total}."),
+        ("次优方案 {name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
+         "费用 {cost}（总成本 {total}）。")),
+    "served.runner_up_all": (
+        ("The runner-up {name} serves {served} of the GPU\u2011hours itself: {target} serves "
+         "the other {passed}, and all of its {total} is paid to {target}."),
+        ("次优方案 {name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
+         "其全部成本 {total} 都付给 {target}。")),
     "verdict.only": (", and the only one that can serve the demand.",
                      "，也是唯一能满足需求的方案。"),
     "pays.after": ("after {months} against {versus}", "相对 {versus} 在 {months}后回本"),
@@ -457,6 +467,25 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
                   "E_m × electricity price"),
                   ("E_m = (P × S_m + P_idle × (H − S_m) × [always_on]) × PUE［千瓦时］；energy_m = "
                   "E_m × 电价")),
+    # -- fleets and purchase timing (SPEC §6): n machines bought in month p --
+    "fx.capacity_fleet": (
+        ("K = n × gpu_count × H × availability;   served_m = min(G_m, K × in_service_m), "
+         "in_service_m = [m > p];   S_m = served_m / gpu_count [busy system-hours];   work above "
+         "K (and all of it in months 1..p) goes to the overflow"),
+        ("K = n × gpu_count × H × availability；served_m = min(G_m, K × in_service_m)，"
+         "in_service_m = [m > p]；S_m = served_m / gpu_count［整机忙碌小时］；超出 K 的工作"
+         "（以及第 1..p 个月的全部工作）转交溢出方案")),
+    "fx.energy_fleet": (
+        ("E_m = (P × S_m + P_idle × (n × H − S_m) × [always_on] × in_service_m) × PUE [kWh];   "
+         "energy_m = E_m × electricity price"),
+        ("E_m = (P × S_m + P_idle × (n × H − S_m) × [always_on] × in_service_m) × PUE［千瓦时］；"
+         "energy_m = E_m × 电价")),
+    "fx.running_fleet": (("maintenance_m = n × maintenance_per_year / 12 × in_service_m;   "
+                          "fixed_m = n × fixed_cost_per_month × in_service_m;   operating_m = "
+                          "operating_cost_per_hour × S_m"), ""),
+    "fx.residual_fleet": (("purchase_m = n × price (m = p, p + L, …);   RV = n × (price − (price − "
+                           "resale_fraction × price) × age / L),   age = T − (p + L × ⌊(T − p − "
+                           "1) / L⌋),   L = 12 × lifetime_years"), ""),
     "fx.cooling": ("cooling_m = energy_m × (1 − 1 / PUE);   IT energy_m = energy_m / PUE", ""),
     "fx.running": (("maintenance_m = maintenance_per_year / 12;   fixed_m = fixed_cost_per_month;"
                    "   operating_m = operating_cost_per_hour × S_m"), ""),
@@ -535,4 +564,11 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "chart.mix_best": ("best: {machines} from month {month}", "最佳：第 {month} 个月起 {machines} 台"),
     "gpu.bought": ("{machine}, bought in month {month} (serving from month {next})",
                    "{machine}，第 {month} 个月购买（自第 {next} 个月起使用）"),
+
+    # China clouds (issue 15): "What changes the answer" when no input moves anything
+    "sens.no_effect": (
+        ("Each key input moved {spread} one at a time, all else as planned, moves neither the "
+         "break-even month of {own} against {versus} ({base}) nor the cheapest option: {names}."),
+        ("每个关键输入逐一变动 {spread}（其余不变），既不改变 {own} 相对 {versus} 的回本月份"
+         "（{base}），也不改变成本最低的方案：{names}。")),
 }

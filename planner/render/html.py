@@ -12,11 +12,13 @@ once at that width, print at their true size; only the page's height differs.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime
 import functools
 import gc
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -294,17 +296,42 @@ def print_pdf(html: str, date: datetime.date) -> bytes:
 
 
 def lay_out(html: str) -> weasyprint.Document:
-    """``html`` laid out in pages by WeasyPrint, as :func:`print_pdf` prints it."""
+    """``html`` laid out in pages by WeasyPrint, as :func:`print_pdf` prints it: its charts
+    handed over as SVG images (:func:`charts_as_images`)."""
     import weasyprint
 
     with _collecting_new_objects_only():
-        return weasyprint.HTML(string=html, base_url=None).render()
+        return weasyprint.HTML(string=charts_as_images(html), base_url=None).render()
+
+
+_INLINE_CHART = re.compile(r'<svg class="(chart [^"]*)" role="img" aria-label="([^"]*)" '
+                           r'(.*?</svg>)', re.DOTALL)
+
+
+def charts_as_images(html: str) -> str:
+    """``html`` with each inline chart (:func:`planner.render.charts.svg.inline`) as an
+    ``<img>`` of the same SVG, for WeasyPrint: the same drawing at the same size (report.css
+    sizes ``img.chart`` as ``svg.chart``), its title as the image's text, but read by an XML
+    parser in C where the inline element would go through WeasyPrint's HTML parser, in
+    Python, and get the page's CSS computed for each of its few hundred elements (a third of
+    the PDF's layout, measured on the lab example). The HTML report keeps its charts inline,
+    so they are text a browser can search and select."""
+    def image(match: re.Match[str]) -> str:
+        classes, label, rest = match.groups()
+        svg = "<svg " + rest
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        return f'<img class="{classes}" alt="{label}" src="data:image/svg+xml;base64,{data}">'
+
+    return _INLINE_CHART.sub(image, html)
 
 
 def write_pdf(document: weasyprint.Document, date: datetime.date) -> bytes:
     """The PDF of a laid-out ``document``, its font subsets stamped with ``date`` (see
-    :func:`render_pdf`)."""
-    with _PDF_LOCK, _collecting_new_objects_only():
+    :func:`render_pdf`) and made without decoding the tables they leave out
+    (:mod:`planner.render.pdf_fonts`)."""
+    from planner.render.pdf_fonts import lean_font_subsetting
+
+    with _PDF_LOCK, _collecting_new_objects_only(), lean_font_subsetting():
         if "SOURCE_DATE_EPOCH" in os.environ:
             return document.write_pdf()
         midnight = datetime.datetime.combine(date, datetime.time(), datetime.timezone.utc)

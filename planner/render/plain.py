@@ -44,11 +44,6 @@ def _csv_value(value: Any) -> str:
     return str(value)
 
 
-def csv_columns(result: Result) -> list[str]:
-    """The CSV's columns: the scalar fields of SPEC §2 in its order, then any added ones."""
-    return [*tables.option_columns(result), "currency"]
-
-
 def table_csv(table: tables.Table, currency: str) -> str:
     """One table as CSV: a header of column keys (and ``currency`` last when the table holds
     money), then its rows."""
@@ -77,12 +72,6 @@ def render_csv(result: Result) -> str:
     are in the ZIP format (:func:`render_zip`), one CSV file each.
     """
     return table_csv(tables.options_table(result), result.data["currency"])
-
-
-def zip_names(result: Result) -> list[str]:
-    """Names of the files in the ZIP, in order: the summary, then every table of
-    :func:`planner.render.tables.tables`."""
-    return ["summary.csv"] + [f"{t.name}.csv" for t in tables.tables(result)]
 
 
 def render_zip(result: Result, date: datetime.date) -> bytes:
@@ -369,7 +358,7 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     if data["discount_rate"]:
         meta[-1] += f", discounted at {fmt.percent(data['discount_rate'])} a year"
     if data.get("prices_as_of"):
-        meta.append(f"prices as of {data['prices_as_of']}")
+        meta.append(f"oldest price from {data['prices_as_of']}")
     elif data.get("catalog_as_of"):
         meta.append(f"catalog data as of {data['catalog_as_of']}")
     lines = [f"# {_cell(data['title'])}", "", " · ".join(meta), "",

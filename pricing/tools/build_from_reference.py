@@ -77,6 +77,37 @@ EXTRA_EPOCH_GPUS = {  # GPUs a free tier needs that the curated spec file lacks
     "quadro-m4000": "NVIDIA Quadro M4000",
 }
 
+
+@dataclass(frozen=True)
+class Variant:
+    """A GPU sold in China in place of an export-controlled one: the same chip with its
+    NVLink (and FP64) cut. Specs come from its Epoch AI row, training throughput from its
+    ``twin``'s row (no benchmark of the variant itself was found; one GPU trains at the twin's
+    speed, only NVLink-bound multi-GPU work is slower)."""
+
+    epoch: str  # Epoch AI hardware_name
+    twin: str  # catalog GPU id whose throughput columns the variant takes
+    name: str
+    page: str  # a datasheet page
+    memory_gb: str = ""  # where the Epoch row leaves it empty
+    note: str = ""
+
+
+CHINA_VARIANTS = {  # GPU ids that clouds used in China rent (AutoDL: A800, H800)
+    "a800-80gb": Variant(
+        "NVIDIA A800 SXM", "a100-80gb", "NVIDIA A800 SXM4 80 GB",
+        "https://www.techpowerup.com/gpu-specs/a800-sxm4-80-gb.c3966", memory_gb="80",
+        note="the A100 SXM4 80 GB NVIDIA sold in China from 2022, NVLink 400 GB/s instead of "
+        "600 GB/s; memory 80 GB from the Epoch row's name",
+    ),
+    "h800-80gb": Variant(
+        "NVIDIA H800 SXM5", "h100-80gb", "NVIDIA H800 SXM5 80 GB",
+        "https://www.techpowerup.com/gpu-specs/h800-sxm5.c3975",
+        note="the H100 SXM5 NVIDIA sold in China from 2023, NVLink 400 GB/s instead of "
+        "900 GB/s and FP64 cut",
+    ),
+}
+
 # ncf is left out: its samples/s are not GPU-bound in these runs (the A100 40GB scores 1.24x the
 # A100 80GB) and the 2022 rows lack it. maskrcnn is listed but the A100 baseline never has it.
 MODELS = (
@@ -656,6 +687,40 @@ def build_gpus(ref: Path) -> list[dict[str, str]]:
                 "source": EPOCH,
                 "notes": "Epoch AI row; added because the paperspace-free tier names it; "
                 "no tensor cores",
+            }
+        )
+    return rows + china_variants(epoch, {row["id"]: row for row in rows})
+
+
+def china_variants(epoch: dict[str, dict[str, str]],
+                   built: dict[str, dict[str, str]]) -> list[dict[str, str]]:
+    """The rows of CHINA_VARIANTS: specs from Epoch AI, throughput from the twin's row."""
+    rows = []
+    for gpu_id, variant in CHINA_VARIANTS.items():
+        row, twin = epoch[variant.epoch], built[variant.twin]
+        rows.append(
+            {
+                "id": gpu_id,
+                "name": variant.name,
+                "vendor": row["manufacturer"],
+                "memory_gb": fmt(number(row["memory_gb"] or variant.memory_gb)),
+                "memory_bandwidth_gb_per_s": fmt(number(row["memory_bandwidth_gbps"])),
+                "tdp_watts": fmt(number(row["tdp_w"])),
+                "peak_fp16_tflops": fmt(number(row["tensor_fp16_bf16_tflops"])),
+                "peak_fp32_tflops": fmt(number(row["fp32_tflops"])),
+                "street_price": "",
+                "price_as_of": "",
+                "launch_price": fmt(number(row["release_price_usd"])),
+                "launch_date": row["release_date"] if _is_date(row["release_date"]) else "",
+                **{f"throughput_{w}": twin[f"throughput_{w}"] for w in THROUGHPUT_KEYS},
+                "currency": "USD",
+                "as_of": twin["as_of"],
+                "source": f"{EPOCH}; {variant.page}; {LAMBDA_BENCH}",
+                "notes": f"{variant.note}; specs: Epoch AI row '{variant.epoch}' (last modified "
+                f"{row['last_modified']}); throughput: no benchmark of the variant found, the "
+                f"{variant.twin} row's mixed precision and fp32 columns (estimate: the same chip, "
+                f"clocks and memory, so one GPU trains at the same speed); no street price: no "
+                f"dated public price found (2026-12)",
             }
         )
     return rows

@@ -30,9 +30,10 @@ def drivers(result: Result) -> str | None:
 
     def draw(ax: Axes) -> str:
         positions = np.arange(len(ranked))[::-1]
+        ax.barh(positions, [row["first_order"] for row in ranked], height=0.6, color="#E69F00",
+                edgecolor=INK, linewidth=0.5)  # one call for all bars
         for y, row in zip(positions, ranked, strict=True):
             share = row["first_order"]
-            ax.barh(y, share, height=0.6, color="#E69F00", edgecolor=INK, linewidth=0.5)
             ax.text(share + 0.015, y, fmt.percent(share, 0 if share >= 0.1 else 1),
                     va="center", ha="left", fontsize=7.5, color=INK)
         ax.set_yticks(positions, [row["input"] for row in ranked])

@@ -10,6 +10,7 @@ up, IPython uses that backend's printer instead. Imported only when a chart is d
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from matplotlib.figure import Figure
 
@@ -23,6 +24,12 @@ class Chart(Figure):
     """A chart's figure; ``get_label()`` is its title."""
 
     salt = "chart"  # the chart's id prefix in its settings (svg.rc_params)
+
+    def draw(self, renderer: Any) -> None:
+        """Draw the chart, its texts measured once per process (:mod:`.metrics`)."""
+        from planner.render.charts.metrics import remember_measurements
+
+        super().draw(remember_measurements(renderer, self))
 
     def png(self, dpi: float = PNG_DPI) -> bytes:
         """The chart as PNG at ``dpi`` [dots per inch], drawn in the charts' settings."""

@@ -59,8 +59,10 @@ def renderer_of(fig: Any) -> RendererBase:
     """A renderer that measures ``fig``'s text as it will be drawn (Agg, without pyplot)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    from planner.render.charts.metrics import remember_measurements
+
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    return canvas.get_renderer()
+    return remember_measurements(canvas.get_renderer(), fig)
 
 
 def label_box(text: Text, renderer: RendererBase) -> np.ndarray:
@@ -242,9 +244,11 @@ def _plan(ax: Axes, marks: list[Mark]) -> tuple[list[Annotation], list[_Place | 
                 others = np.array(texts)
                 crossed = segments_crossing(others, bottoms, leaders).T  # candidates × texts
                 cover += (boxes_overlapping(boxes, others) | crossed).sum(axis=1)
-            for j in range(len(marks)):
-                if j != k:
-                    cover += segments_crossing(boxes, *known[j])[:, 0]
+            others = [j for j in range(len(marks)) if j != k]
+            if others:  # the other marks' leaders, all at once: candidates × leaders
+                cover += segments_crossing(
+                    boxes, np.concatenate([known[j][0] for j in others]),
+                    np.concatenate([known[j][1] for j in others])).sum(axis=1)
             hits = lines.hits(boxes, pixels_per_pt)
             options += [_Place(candidate, right, text, anchors[k], float(top),
                                (int(covered), int(hit)))

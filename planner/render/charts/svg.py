@@ -71,6 +71,10 @@ def rc_params(salt: str) -> dict[str, Any]:
         "legend.fontsize": LEGEND_PT,
         "hatch.linewidth": 0.6,
         "hatch.color": HATCH_INK,
+        # Titles at the axes' top, as matplotlib places them when nothing is drawn above the
+        # axes (the charts' ticks are at the foot): without this, matplotlib measures every
+        # tick label of the axes again at each draw to decide where the title goes.
+        "axes.titley": 1.0,
     }
 
 
@@ -188,6 +192,10 @@ def _flatten_groups(svg: str) -> str:
         closing, attributes = match.group(1), match.group(2)
         if closing:
             if stack.pop():
+                out.append(match.group(0))
+            continue
+        if attributes.endswith("/"):  # an empty group, <g id="…"/>: nothing to close
+            if not _ID_ONLY.match(attributes[:-1]):
                 out.append(match.group(0))
             continue
         keep = not _ID_ONLY.match(attributes)

@@ -61,6 +61,7 @@ def sensitivity_figure(result: Result) -> Figure | None:
         left = max(left, 0.0) if low >= 0 else left
         positions = np.arange(len(rows))[::-1]
         tick = (right - left) * 0.004
+        bars = []  # (y, width, colour, edge colour): drawn in one call
         for y, row in zip(positions, rows, strict=True):
             for side, offset, color, edge in (("low", 0.18, LIGHT, "#4d7ea8"),
                                               ("high", -0.18, "#0072B2", INK)):
@@ -68,13 +69,14 @@ def sensitivity_figure(result: Result) -> Figure | None:
                 width = end - base
                 if abs(width) < tick:  # no move: a thin tick shows the row is there
                     width = tick
-                ax.barh(y + offset, width, left=base, height=0.34, color=color,
-                        edgecolor=edge, linewidth=0.5)
+                bars.append((y + offset, width, color, edge))
                 ahead = end >= base
                 ax.annotate(_end_label(row, side), xy=(base + width, y + offset),
                             xytext=(3 if ahead else -3, 0), textcoords="offset points",
                             ha="left" if ahead else "right", va="center", fontsize=7,
                             color=INK)
+        ax.barh([b[0] for b in bars], [b[1] for b in bars], left=base, height=0.34,
+                color=[b[2] for b in bars], edgecolor=[b[3] for b in bars], linewidth=0.5)
         ax.axvline(base, color=INK, linewidth=1.0, zorder=3)
         ax.annotate(t("chart.plan", months=analysis["months_text"]), xy=(base, 1.0),
                     xycoords=("data", "axes fraction"), xytext=(0, 2),

@@ -31,14 +31,27 @@ def formulas(result: Result) -> list[dict[str, str]]:
         if "reservation" in components:
             wanted.append("reserved")
     if "own" in kinds:
-        wanted += ["capacity", "energy", "cooling", "running", "residual"]
+        # the fleet forms where any machine count is not 1 or a purchase is not in month 0
+        fleet = _has_fleet(result)
+        wanted += [f"capacity{fleet}", f"energy{fleet}", "cooling", f"running{fleet}",
+                   f"residual{fleet}"]
         if "financing" in components:
             wanted.append("loan")
     if "free_tier" in kinds:
         wanted.append("free_tier")
     if result.data.get("break_even"):
         wanted += ["break_even_months", "break_even_usage"]
-    return [{"name": t(f"f.{key}"), "formula": t(f"fx.{key}")} for key in wanted]
+    return [{"name": t(f"f.{key.removesuffix('_fleet')}"), "formula": t(f"fx.{key}")}
+            for key in wanted]
+
+
+def _has_fleet(result: Result) -> str:
+    """``"_fleet"`` where an own option has a machine count other than 1 or buys after month 0
+    (SPEC §6), else ``""``: the suffix of the formulas' keys that say n and p."""
+    machines = result.options.get("machines") if result.options is not None else None
+    counts = [] if machines is None else [int(n) for n in machines.dropna()]
+    late = any(month > 0 for month in result.purchase_months.values())
+    return "_fleet" if late or any(n != 1 for n in counts) else ""
 
 
 def _plain(x: float) -> str:

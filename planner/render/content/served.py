@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from planner.engine.shares import MOSTLY_OVERFLOW_SHARE
 from planner.render import fmt
 from planner.render.content.common import all_options, join_sentences, money_text
 from planner.render.i18n import t
@@ -56,7 +57,29 @@ def overflow_sentence(result: Result) -> str:
              total=money_text(row["total_cost"], currency))
 
 
+def runner_up_sentence(result: Result) -> str:
+    """What the runner-up is made of when it passes most of its work on ("The runner-up kaggle
+    serves 1% of the GPU-hours itself: a100-spot serves the other 99%, at $129,000 of its
+    $130,538."): the verdict names an option whose cost is mostly another's ("" otherwise)."""
+    name = result.runner_up
+    target = result.passed_to.get(name) if name is not None else None
+    row = next((r for r in all_options(result) if r["name"] == name), None)
+    if row is None or target is None or fmt.is_missing(row.get("passed_cost")):
+        return ""
+    share = row.get("served_share")
+    if fmt.is_missing(share) or 1.0 - share <= MOSTLY_OVERFLOW_SHARE:
+        return ""
+    currency = result.data["currency"]
+    # a free tier's own cost is nothing: all it costs is what it passes on
+    key = "served.runner_up_all" if row["passed_cost"] >= row["total_cost"] else "served.runner_up"
+    return t(key, name=name, served=served_text(row),
+             passed=served_text({"served_share": 1.0 - share}), target=target,
+             cost=money_text(row["passed_cost"], currency),
+             total=money_text(row["total_cost"], currency))
+
+
 def decision_notes(result: Result) -> str:
-    """Who does the work, in one or two sentences for the first page ("" when nothing needs
+    """Who does the work, in one to three sentences for the first page ("" when nothing needs
     saying)."""
-    return join_sentences([same_as_sentences(result), overflow_sentence(result)])
+    return join_sentences([same_as_sentences(result), overflow_sentence(result),
+                           runner_up_sentence(result)])
