@@ -77,18 +77,25 @@ PRICINGS = PRICE_COLUMN
 # Building rows
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The field names of a row dataclass, looked up once per class (a catalog builds
+    thousands of rows)."""
+    return tuple(f.name for f in fields(cls))
+
+
 def _gpu_row(row: dict[str, Any]) -> GpuRow:
     throughput = {
         key[len(THROUGHPUT_PREFIX) :]: value
         for key, value in row.items()
         if key.startswith(THROUGHPUT_PREFIX) and value is not None
     }
-    plain = {f.name: row.get(f.name) for f in fields(GpuRow) if f.name != "throughput"}
+    plain = {name: row.get(name) for name in _field_names(GpuRow) if name != "throughput"}
     return GpuRow(throughput=throughput, **plain)
 
 
 def _plain_row(cls: type, row: dict[str, Any]) -> Any:
-    return cls(**{f.name: row.get(f.name) for f in fields(cls)})
+    return cls(**{name: row.get(name) for name in _field_names(cls)})
 
 
 
