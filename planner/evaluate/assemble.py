@@ -22,7 +22,7 @@ from planner.evaluate.workings import (
     intermediate_fields,
 )
 from planner.messages import Message, Money, Number, Share
-from planner.result import Input, Result, with_dtypes
+from planner.result import Input, Result, category_dtype, with_dtypes
 from planner.usage.plausible import plausibility
 
 #: The breakdown's component for owned hardware's value kept at the horizon's end (negative).
@@ -305,7 +305,7 @@ def _categorical(codes: np.ndarray, categories) -> pd.Categorical:
     """A categorical of ``categories`` (in their order) from its codes, as
     ``pd.Categorical(values, categories=categories)`` makes it of the values they stand for,
     without looking each value up."""
-    return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(categories)))
+    return pd.Categorical.from_codes(codes, dtype=category_dtype(categories))
 
 
 def _monthly_frame(figures: Figures, names: list[str], currency: str) -> pd.DataFrame:

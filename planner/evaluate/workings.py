@@ -21,7 +21,6 @@ from planner.engine.months import discount
 from planner.result import BreakEvenCrossing, OptionWorkings, is_missing
 
 
-
 def cooling_share(energy_cost, pue: float):
     """The share of an energy cost that cools the facility: energy × (1 − 1/PUE).
 
