@@ -81,7 +81,8 @@ NASTY_TEXT = ["<script>alert(1)</script>", "=HYPERLINK(\"x\")", "a|b", "\u202eev
 
 # The strategy helpers are cached: the composites below ask for the same strategies at every
 # draw, and a strategy made once is validated once (a new one_of is checked again at each
-# draw, which took about a third of the time of generating a document). Same draws either way.
+# draw). Generating a document took 15 to 28 % less time for it (measured at load 1.4 and 8);
+# the documents drawn are the same.
 @functools.lru_cache(maxsize=512, typed=True)
 def _finite(low: float, high: float) -> st.SearchStrategy[float]:
     return st.floats(low, high, allow_nan=False, allow_infinity=False)
