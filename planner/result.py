@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import functools
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -87,14 +88,49 @@ def with_dtypes(frame: pd.DataFrame, currency: str, *,
     money is in. Columns it lacks are skipped; ``frame`` is changed in place and returned."""
     for name, values in (categories or {}).items():
         if name in frame.columns:
-            order = (list(dict.fromkeys(v for v in frame[name] if not is_missing(v)))
+            column = frame[name]
+            order = (list(dict.fromkeys(v for v in column if not is_missing(v)))
                      if values is None else list(values))
-            frame[name] = pd.Categorical(frame[name], categories=order)
+            dtype = category_dtype(order)
+            codes = _text_codes(column, dtype)
+            frame[name] = (pd.Categorical(column, dtype=dtype) if codes is None
+                           else pd.Categorical.from_codes(codes, dtype=dtype))
     for name in integers:
         if name in frame.columns:
             frame[name] = pd.array(frame[name].astype("Float64"), dtype="Int64")
     frame.attrs["currency"] = currency
     return frame
+
+
+def category_dtype(categories: Sequence[Any]) -> pd.CategoricalDtype:
+    """The (unordered) categorical dtype of ``categories`` in their order, made once per list
+    (pandas checks the categories each time it makes one: a result's frames share them)."""
+    try:
+        return _category_dtype(tuple((type(c), c) for c in categories))
+    except TypeError:  # a category that cannot be hashed
+        return pd.CategoricalDtype(list(categories))
+
+
+@functools.lru_cache(maxsize=64)
+def _category_dtype(typed: tuple[tuple[type, Any], ...]) -> pd.CategoricalDtype:
+    return pd.CategoricalDtype([c for _, c in typed])
+
+
+def _text_codes(column: pd.Series, dtype: pd.CategoricalDtype) -> np.ndarray | None:
+    """The category codes of a column of text and missing values (None, NaN: −1) against
+    text categories, looked up in a dict; None for any other column (pandas codes it)."""
+    if len(column) > 1000 or not all(isinstance(c, str) for c in dtype.categories):
+        return None
+    where = {c: i for i, c in enumerate(dtype.categories)}
+    codes = np.empty(len(column), dtype=np.int64)
+    for i, value in enumerate(column.tolist()):
+        if isinstance(value, str):
+            codes[i] = where.get(value, -1)
+        elif is_missing(value) or value is pd.NA:
+            codes[i] = -1
+        else:
+            return None
+    return codes
 
 
 def is_missing(x: object) -> bool:

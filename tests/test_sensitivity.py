@@ -36,3 +36,29 @@ def test_the_range_must_be_a_fraction():
         planner.load({"version": 1, "demand": {"gpu_hours_per_month": 1},
                       "options": [{"name": "c", "cloud": {"price_per_hour": 1}}]}
                      ).evaluate(sensitivity_range=1.5)
+
+
+def test_the_widest_swing_first_when_the_pair_never_breaks_even():
+    """A machine that never pays off (no break-even month, NaN) against two clouds: the rows
+    are still ordered by their swing, not left in the order of the inputs, and the months are
+    floats (NaN: never).
+
+    The swing of a row is |months_high − months| + |months_low − months| with never counted
+    as the horizon, plus the horizon when the cheapest changes either way. Every month here is
+    never (NaN − NaN is NaN, counted as the horizon), so the months give each row 24 + 24 = 48.
+    The cloud a at $1.25 an hour costs more than b at $1.10, and b at
+    $0.825 less than a at $1: both prices' rows change the cheapest, 48 + 24 = 72. Demand,
+    electricity and the machine's price change nothing (a stays the cheapest): 48."""
+    doc = {"version": 1, "title": "t", "horizon_months": 24,
+           "demand": {"gpu_hours_per_month": 100}, "site": {"electricity_per_kwh": 0.2},
+           "options": [{"name": "box", "own": {"purchase_price": 1_000_000, "gpu": "rtx-4090"}},
+                       {"name": "a", "cloud": {"price_per_hour": 1.0}},
+                       {"name": "b", "cloud": {"price_per_hour": 1.1}}]}
+    table = planner.load(doc).evaluate().sensitivity
+    assert table.attrs["pair"] == ("box", "a")
+    assert [str(label) for label in table["input"]] == [
+        "Prices of a", "Prices of b", "Demand", "Electricity price", "Price of box"]
+    assert list(table["cheapest_high"].astype(str)) == ["b", "a", "a", "a", "a"]
+    assert list(table["cheapest_low"].astype(str)) == ["a", "b", "a", "a", "a"]
+    for column in ("months", "months_low", "months_high"):
+        assert table[column].dtype == "float64" and table[column].isna().all()

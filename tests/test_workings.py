@@ -4,9 +4,13 @@ against a value worked by hand on a small plan, and the report formatting them a
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import planner
+from planner.evaluate.workings import _buying_cheaper_sides_pivoted, buying_cheaper_sides
 from planner.render import content
 
 RATE = 0.10
@@ -216,3 +220,63 @@ def test_runner_up_and_the_saving_against_it(small):
     assert small.saving_vs_runner_up == pytest.approx(
         rows["tier"]["present_value"] - rows["box"]["present_value"])
     assert content.key_figures(small)[1]["value"] == f"${small.saving_vs_runner_up:,.0f}"
+
+
+# -- which side buying is cheaper on: the arrays' reading equals the pivot's -------------------
+
+_PV = st.one_of(st.just(float("nan")), st.sampled_from([0.0, 1.0, 2.0]),
+                st.floats(-1e6, 1e6, allow_nan=False))
+
+
+@st.composite
+def _curves(draw):
+    """A cost-against-usage frame as evaluation builds it (one block of levels per option,
+    option a category) with NaNs and ties, and break-even rows between its options, some at a
+    level of the curve, some outside it, some missing."""
+    names = ["own", "a", "b"]
+    top = draw(st.sampled_from([1.0, 80.0, 1e-300, 1.5e-323]))  # the last: levels repeat
+    points = draw(st.integers(2, 12))
+    levels = np.linspace(0.0, top, points)
+    values = {}
+    for name in names:  # a line through the levels (curves that cross), or any values
+        start, slope = draw(st.integers(-3, 3)), draw(st.integers(-2, 2))
+        line = [float(start + slope * i) for i in range(points)]
+        holes = draw(st.lists(st.integers(0, points - 1), max_size=2))
+        values[name] = (draw(st.lists(_PV, min_size=points, max_size=points))
+                        if draw(st.booleans()) else
+                        [float("nan") if i in holes else v for i, v in enumerate(line)])
+    frame = pd.DataFrame({
+        "gpu_hours_per_month": np.tile(levels, len(names)),
+        "option": pd.Categorical.from_codes(np.repeat(np.arange(len(names)), points),
+                                            categories=names),
+        "present_value": np.concatenate([values[name] for name in names]),
+    })
+    level = st.one_of(st.none(), st.just(float("nan")), st.sampled_from(list(levels)),
+                      st.floats(-1.0, top * 1.5, allow_nan=False),
+                      st.integers(0, points - 2).map(lambda i: (levels[i] + levels[i + 1]) / 2))
+    rows = [{"own": "own", "versus": versus, "gpu_hours_per_month": draw(level)}
+            for versus in draw(st.lists(st.sampled_from(["a", "b", "gone"]), min_size=1,
+                                        max_size=3))]
+    return frame, rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(_curves())
+def test_buying_cheaper_sides_equal_the_pivots(case):
+    """The sides read from the frame's arrays are those of lining the curves up with a pivot
+    (pandas' pivot_table, as before), levels repeated (subnormal tops) included."""
+    frame, rows = case
+    assert buying_cheaper_sides(frame, rows) == _buying_cheaper_sides_pivoted(frame, rows)
+
+
+def test_buying_cheaper_sides_by_hand():
+    """Own costs 10 at level 0 and 30 at level 2, the cloud 20 and 20: buying is cheaper below
+    the crossing at level 1 (10 < 20 below, 30 ≥ 20 above); at level 0.5 the levels next to it
+    are 0 and 2 once the cloud's NaN at level 1 is left out."""
+    frame = pd.DataFrame({
+        "gpu_hours_per_month": [0.0, 1.0, 2.0] * 2,
+        "option": pd.Categorical(["own"] * 3 + ["cloud"] * 3, categories=["own", "cloud"]),
+        "present_value": [10.0, 20.0, 30.0, 20.0, float("nan"), 20.0],
+    })
+    rows = [{"own": "own", "versus": "cloud", "gpu_hours_per_month": 0.5}]
+    assert buying_cheaper_sides(frame, rows) == {("own", "cloud"): "below"}

@@ -113,21 +113,33 @@ def sensitivity(model: Model, base: Figures, spread: float = DEFAULT_RANGE) -> p
             if (p.own, p.versus) == pair:
                 base_months = float(p.months[0])
     base_name = names[int(base.cheapest[0])]
+    horizon = model.calendar.horizon_months
+    months_low, months_high = months[0::2], months[1::2]
+    cheapest_low, cheapest_high = cheapest[0::2], cheapest[1::2]
+    # The widest swing first: the months moved either way (never: the horizon), plus the
+    # horizon where another option becomes the cheapest (none feasible differs from all).
+    changed = np.array([_differs(low, base_name) or _differs(high, base_name)
+                        for low, high in zip(cheapest_low, cheapest_high)], dtype=bool)
+    with np.errstate(all="ignore"):  # as pandas' arithmetic: NaN stands for never
+        swing = (np.abs(np.nan_to_num(months_high - base_months, nan=horizon))
+                 + np.abs(np.nan_to_num(months_low - base_months, nan=horizon))
+                 + horizon * changed)
+    order = np.argsort(-swing, kind="stable")
     frame = pd.DataFrame({
-        "input": [item.label for item in inputs],
-        "low": 1 - spread, "high": 1 + spread,
-        "months": base_months,
-        "months_low": months[0::2], "months_high": months[1::2],
-        "cheapest": base_name,
-        "cheapest_low": cheapest[0::2], "cheapest_high": cheapest[1::2],
+        "input": [inputs[i].label for i in order],
+        "low": np.full(n, 1 - spread), "high": np.full(n, 1 + spread),
+        "months": np.full(n, base_months),
+        "months_low": months_low[order], "months_high": months_high[order],
+        "cheapest": [base_name] * n,
+        "cheapest_low": [cheapest_low[i] for i in order],
+        "cheapest_high": [cheapest_high[i] for i in order],
     }, columns=columns)
-    swing = (np.abs(np.nan_to_num(frame.months_high - frame.months, nan=model.calendar
-                                  .horizon_months))
-             + np.abs(np.nan_to_num(frame.months_low - frame.months,
-                                    nan=model.calendar.horizon_months))
-             + model.calendar.horizon_months * ((frame.cheapest_low != frame.cheapest)
-                                                | (frame.cheapest_high != frame.cheapest)))
-    frame = frame.iloc[np.argsort(-swing.to_numpy(), kind="stable")].reset_index(drop=True)
     frame.attrs["pair"] = pair
     frame.attrs["spread"] = spread
     return frame
+
+
+def _differs(name: str | None, other: str | None) -> bool:
+    """Whether two cheapest options differ, None (none feasible) differing from everything,
+    itself too (as pandas compares missing values)."""
+    return name is None or other is None or name != other

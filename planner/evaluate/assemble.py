@@ -22,7 +22,7 @@ from planner.evaluate.workings import (
     intermediate_fields,
 )
 from planner.messages import Message, Money, Number, Share
-from planner.result import Input, Result, with_dtypes
+from planner.result import Input, Result, category_dtype, with_dtypes
 from planner.usage.plausible import plausibility
 
 #: The breakdown's component for owned hardware's value kept at the horizon's end (negative).
@@ -95,10 +95,8 @@ def build_result(plan, figures: Figures, sensitivity_range: float = DEFAULT_RANG
     currency = data["currency"]
     result = Result(
         data=data,
-        monthly=with_dtypes(_monthly_frame(figures), currency, integers=("month",), categories={
-            "option": names, "component": COMPONENTS}),
-        cost_vs_usage=with_dtypes(_cost_vs_usage(plan, figures, data), currency,
-                                  categories={"option": names}),
+        monthly=_monthly_frame(figures, names, currency),
+        cost_vs_usage=_cost_vs_usage(plan, figures, data, names),
         assumptions=_assumptions(plan),
         inputs=headline_inputs(plan),
         sensitivity=with_dtypes(sensitivity(plan.model, figures, sensitivity_range), currency,
@@ -303,29 +301,54 @@ def _unique(items: list[Message]) -> list[Message]:
     return list(dict.fromkeys(items))
 
 
-def _monthly_frame(figures: Figures) -> pd.DataFrame:
-    """Long form: option, month, component, cost — feasible options only."""
-    frames = []
+def _categorical(codes: np.ndarray, categories) -> pd.Categorical:
+    """A categorical of ``categories`` (in their order) from its codes, as
+    ``pd.Categorical(values, categories=categories)`` makes it of the values they stand for,
+    without looking each value up."""
+    return pd.Categorical.from_codes(codes, dtype=category_dtype(categories))
+
+
+def _monthly_frame(figures: Figures, names: list[str], currency: str) -> pd.DataFrame:
+    """Long form: option, month, component, cost — feasible options only.
+
+    ``option`` is a category of ``names`` (the options in file order), ``month`` a nullable
+    integer (``Int64``), ``component`` a category of :data:`COMPONENTS`; ``attrs`` the
+    unit and the currency. Built from the flows' arrays in one piece, not row by row."""
+    options, components, costs = [], [], []
     for o in figures.options:
         if not bool(o.feasible[0]):
             continue
-        for component in COMPONENTS:
+        for index, component in enumerate(COMPONENTS):
             values = o.flows.components.get(component)
             if values is None:
                 continue
-            values = np.asarray(values)[0]
-            frames.append(pd.DataFrame({"option": o.name, "month": np.arange(values.size),
-                                        "component": component, "cost": values}))
-    if not frames:
-        return pd.DataFrame(columns=["option", "month", "component", "cost"])
-    frame = pd.concat(frames, ignore_index=True)
+            options.append(names.index(o.name) if o.name in names else -1)
+            components.append(index)
+            costs.append(np.asarray(values)[0])
+    if not costs:
+        frame = pd.DataFrame(columns=["option", "month", "component", "cost"])
+        return with_dtypes(frame, currency, integers=("month",), categories={
+            "option": names, "component": COMPONENTS})
+    months = np.array([values.size for values in costs])  # T + 1 each
+    frame = pd.DataFrame({
+        "option": _categorical(np.repeat(np.array(options, dtype=np.int64), months), names),
+        "month": pd.array(np.concatenate([np.arange(n) for n in months]), dtype="Int64"),
+        "component": _categorical(np.repeat(np.array(components, dtype=np.int64), months),
+                                  COMPONENTS),
+        "cost": np.concatenate(costs),
+    })
     frame.attrs["unit"] = "currency per month"
+    frame.attrs["currency"] = currency
     return frame
 
 
-def _cost_vs_usage(plan, figures: Figures, data: dict[str, Any]) -> pd.DataFrame:
+def _cost_vs_usage(plan, figures: Figures, data: dict[str, Any],
+                   names: list[str]) -> pd.DataFrame:
     """Present value and total cost of every option over a range of month-1 demand levels
-    (``machines: auto`` at the count chosen for the plan's demand, as the break-even rows)."""
+    (``machines: auto`` at the count chosen for the plan's demand, as the break-even rows).
+
+    ``option`` is a category of ``names`` (the options in file order); ``attrs`` the unit
+    (the currency) and the currency."""
     model = figures.model if figures.model is not None else plan.model
     level = float(np.asarray(model.demand.level).ravel()[0])
     marks = [level]
@@ -340,15 +363,19 @@ def _cost_vs_usage(plan, figures: Figures, data: dict[str, Any]) -> pd.DataFrame
                 marks.append(cap / float(np.asarray(card.gpu_hours_per_unit).ravel()[0]))
     top = max(marks) * 1.5 if max(marks) > 0 else 1.0
     levels = np.linspace(0.0, top, USAGE_CURVE_POINTS)[None, :]
-    names = list(model.cards)
-    pv, ok = pv_at_levels(model, names, levels)
-    frames = []
-    for name in names:
-        frames.append(pd.DataFrame({
-            "gpu_hours_per_month": levels[0], "option": name,
-            "present_value": np.where(ok[name][0], pv[name][0], np.nan)}))
-    frame = pd.concat(frames, ignore_index=True)
+    curves = list(model.cards)
+    pv, ok = pv_at_levels(model, curves, levels)
+    points = levels.shape[1]
+    frame = pd.DataFrame({
+        "gpu_hours_per_month": np.tile(levels[0], len(curves)),
+        "option": _categorical(np.repeat(np.array(
+            [names.index(n) if n in names else -1 for n in curves], dtype=np.int64), points),
+            names),
+        "present_value": np.concatenate(
+            [np.where(ok[n][0], pv[n][0], np.nan) for n in curves]).astype(float, copy=False),
+    })
     frame.attrs["unit"] = data["currency"]
+    frame.attrs["currency"] = data["currency"]
     return frame
 
 

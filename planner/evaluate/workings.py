@@ -9,18 +9,16 @@ bracket of each break-even month and on which side of its break-even usage buyin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from planner.engine.answer import headline_pair, marked_pairs, runner_up, same_as_cheapest
 from planner.engine.breakeven import last_month_above_with_steps
 from planner.engine.figures import Figures, OptionFigures
 from planner.engine.months import discount
 from planner.result import BreakEvenCrossing, OptionWorkings, is_missing
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 def cooling_share(energy_cost, pue: float):
@@ -68,10 +66,65 @@ def buying_cheaper_sides(cost_vs_usage: pd.DataFrame,
                          break_even: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
     """On which side of each pair's break-even usage buying is cheaper, "above" or "below"
     (left out when the cost-against-usage curves cannot tell): the two options compared at
-    the curve's levels next to it."""
+    the curve's levels next to it, those where both have a present value."""
     out = {}
     if cost_vs_usage is None or cost_vs_usage.empty:
         return out
+    curves = _curves(cost_vs_usage)
+    if curves is None:  # levels repeated or not in order: pandas lines them up
+        return _buying_cheaper_sides_pivoted(cost_vs_usage, break_even)
+    levels, pv = curves
+    for row in break_even:
+        own, versus, level = row["own"], row["versus"], row["gpu_hours_per_month"]
+        if is_missing(level) or own not in pv or versus not in pv:
+            continue
+        both = ~np.isnan(pv[own]) & ~np.isnan(pv[versus])
+        at, mine, theirs = levels[both], pv[own][both], pv[versus][both]
+        below, above = np.flatnonzero(at < level), np.flatnonzero(at > level)
+        if below.size == 0 or above.size == 0:
+            continue
+        low, high = below[-1], above[0]
+        if mine[low] > theirs[low] and mine[high] <= theirs[high]:
+            out[(own, versus)] = "above"
+        elif mine[low] < theirs[low] and mine[high] >= theirs[high]:
+            out[(own, versus)] = "below"
+    return out
+
+
+def _curves(cost_vs_usage: pd.DataFrame) -> tuple[np.ndarray, dict[str, np.ndarray]] | None:
+    """The cost-against-usage frame as one array of levels and each option's present values
+    at them (options whose values are all NaN left out, as a pivot leaves them out), or None
+    unless every option has the same levels, finite and strictly increasing."""
+    gpu_hours = cost_vs_usage["gpu_hours_per_month"].to_numpy(dtype=float)
+    values = cost_vs_usage["present_value"].to_numpy(dtype=float)
+    option = cost_vs_usage["option"]
+    if not isinstance(option.dtype, pd.CategoricalDtype):
+        return None
+    codes = option.cat.codes.to_numpy()
+    levels, pv = None, {}
+    for code, name in enumerate(option.cat.categories):
+        rows = np.flatnonzero(codes == code)
+        if rows.size == 0:
+            continue
+        if levels is None:
+            levels = gpu_hours[rows]
+            if not (np.all(np.isfinite(levels)) and np.all(np.diff(levels) > 0)):
+                return None
+        elif not np.array_equal(gpu_hours[rows], levels):
+            return None
+        if not np.all(np.isnan(values[rows])):
+            pv[name] = values[rows]
+    if levels is None or np.any(codes < 0):
+        return None
+    return levels, pv
+
+
+def _buying_cheaper_sides_pivoted(cost_vs_usage: pd.DataFrame,
+                                  break_even: list[dict[str, Any]]
+                                  ) -> dict[tuple[str, str], str]:
+    """:func:`buying_cheaper_sides` of any long frame: levels repeated (the first value at a
+    level counts) or out of order, lined up by a pivot."""
+    out = {}
     wide = cost_vs_usage.pivot_table(index="gpu_hours_per_month", columns="option",
                                      values="present_value", aggfunc="first",
                                      observed=True)
