@@ -551,3 +551,104 @@ def test_two_servers_as_a_fleet_equal_one_machine_of_both():
                 assert y[key] == pytest.approx(x[key], rel=1e-12), (x["name"], key)
     assert b["break_even"][0]["months"] == pytest.approx(a["break_even"][0]["months"])
     assert next(o for o in b["options"] if o["kind"] == "own")["machines"] == 2
+
+
+# -- the search on the pieces (machines: auto with many candidate counts) -------------------------
+
+pieces_cases = st.fixed_dictionaries({
+    "levels": st.lists(st.one_of(st.just(0.0), st.floats(500, 40_000)), min_size=1,
+                       max_size=3),
+    "growth": st.sampled_from([0.0, 0.5, -0.3, 2.0, 4.0]),
+    "price": st.one_of(st.sampled_from([0.0, 7300.0]), st.floats(0, 20_000)),
+    "power_w": st.sampled_from([0.0, 300.0]), "idle_w": st.sampled_from([0.0, 100.0]),
+    "always_on": st.booleans(), "fixed": st.one_of(st.sampled_from([0.0, 730.0]),
+                                                   st.floats(0, 2000)),
+    "rent": st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0, 3)),
+    "pricing": st.sampled_from(["on_demand", "spot"]),
+    "billing": st.sampled_from([0.0, 60.0]), "storage": st.sampled_from([0.0, 0.5]),
+    "month": st.integers(0, 5), "lifetime": st.sampled_from([3, 48]),
+    "rate": st.sampled_from([0.0, 0.07]), "overflow": st.booleans()})
+
+
+@settings(max_examples=150, deadline=None)
+@given(p=pieces_cases)
+def test_the_search_on_the_pieces_finds_what_every_count_finds(p):
+    """Evaluated only at the counts where a month's demand is just covered (and 0 and N), the
+    count chosen is the one the search over every count 0..N chooses, in every scenario: flat
+    pieces (rent at 0, a free machine, a fixed cost equal to the rent it saves) and ties
+    included. [machines]"""
+    from planner.engine.fleet import (
+        _best_of,
+        _best_on_pieces,
+        _breakpoint_counts,
+        _piecewise_linear,
+        candidate_values,
+    )
+    levels = np.array(p["levels"])
+    box = own(price=p["price"], power_w=p["power_w"], idle_w=p["idle_w"],
+              always_on=p["always_on"], fixed=p["fixed"], electricity=0.2,
+              lifetime_months=p["lifetime"], purchase_month=p["month"], machines="auto",
+              overflow="rent" if p["overflow"] or p["month"] else None)
+    rent = cloud(name="rent", price=p["rent"], pricing=p["pricing"],
+                 billing_minutes=p["billing"], storage=p["storage"], job_hours=3.0)
+    m = model(box, rent, cal=calendar(T=12, H=730.0, r=p["rate"]),
+              dem=demand(level=levels, growth=p["growth"], data_gb=100.0))
+    assert _piecewise_linear(m, "box")
+    cover = covering_machines(m, "box")
+    counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
+    every = _best_of(counts, cover, *candidate_values(m, "box", counts))
+    pieces = _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover))
+    np.testing.assert_array_equal(pieces, every)
+
+
+def test_a_reserved_or_free_tier_target_searches_every_count():
+    from planner.engine.fleet import _piecewise_linear
+    box = own(machines="auto", overflow="rent")
+    reserved = cloud(name="rent", pricing="reserved_1y", reserved_price=1.0, term=12)
+    assert not _piecewise_linear(model(box, reserved), "box")
+    assert _piecewise_linear(model(box, cloud(name="rent", pricing="spot")), "box")
+
+
+def test_the_fewest_count_within_the_tie_inside_a_piece():
+    """10.5 machines' worth of demand a month (7,665 GPU-hours, 730-hour months, 12 months, no
+    discounting), rent at 1 an hour, a machine costing only its fixed 730 − δ a month. For
+    n ≤ 10: PV(n) = 12 × (n(730 − δ) + (10.5 − n) × 730) = 12 × (7,665 − nδ), falling by 12δ a
+    machine; PV(11) = 12 × 11 × (730 − δ) is higher. Best PV(10) ≈ 91,980, tie tolerance
+    10⁻⁹ × 91,980 = 9.198 × 10⁻⁵; with δ = tolerance / 36 each machine saves a third of it, so
+    7, 8, 9 and 10 tie and the fewest, 7, is the answer: inside the piece 0..10, found by
+    bisection. [machines]"""
+    from planner.engine.fleet import (
+        _best_of,
+        _best_on_pieces,
+        _breakpoint_counts,
+        candidate_values,
+    )
+    delta = 1e-9 * 12 * 7665 / 36
+    box = own(price=0.0, fixed=730 - delta, lifetime_months=48, machines="auto",
+              overflow="rent")
+    m = model(box, cloud(name="rent", price=1.0), cal=calendar(T=12, H=730.0),
+              dem=demand(level=7665.0))
+    cover = covering_machines(m, "box")
+    assert cover.tolist() == [11.0]
+    assert _breakpoint_counts(m, "box", cover).tolist() == [0.0, 10.0, 11.0]
+    counts = np.arange(12, dtype=float)
+    assert _best_of(counts, cover, *candidate_values(m, "box", counts)).tolist() == [7.0]
+    assert _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover)).tolist() == [7.0]
+
+
+def test_a_month_just_covered_rounded_up_is_a_candidate():
+    """Two months of 2.5 and 10.5 machines' worth (1,825 and 7,665 GPU-hours; growth
+    4.2^12 − 1 a year), machines at a fixed 500 a month, rent at 1 an hour. Up to 2.5 machines
+    each saves 2 × 730 − 2 × 500 = 460; past it, 730 − 1,000 = −270. PV(2) = 2,000 + 730 ×
+    (0.5 + 8.5) = 8,570; PV(3) = 3,000 + 730 × 7.5 = 8,475; PV(10) = 10,000 + 365 = 10,365:
+    3 = ⌈2.5⌉ is the answer. [machines]"""
+    from planner.engine.fleet import _best_on_pieces, _breakpoint_counts, candidate_values
+    box = own(price=0.0, fixed=500.0, machines="auto", overflow="rent")
+    m = model(box, cloud(name="rent", price=1.0), cal=calendar(T=2, H=730.0),
+              dem=demand(level=1825.0, growth=4.2**12 - 1))
+    cover = covering_machines(m, "box")
+    pieces = _breakpoint_counts(m, "box", cover)
+    assert pieces.tolist() == [0.0, 2.0, 3.0, 10.0, 11.0]
+    pv, _ = candidate_values(m, "box", pieces)
+    assert pv[0].tolist() == pytest.approx([730 * 13, 8570, 8475, 10365, 11000])
+    assert _best_on_pieces(m, "box", cover, pieces).tolist() == [3.0]

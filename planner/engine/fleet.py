@@ -7,6 +7,16 @@ scenarios of one array computation (each scenario repeated once per count, in bl
 counts), the option's chain included: its overflow's costs move with the count. The lowest
 present value wins; on a tie (within 10⁻⁹ relative) the fewer machines. Counts beyond
 :data:`MAX_AUTO_MACHINES` are not searched (a warning says so where more would be needed).
+
+Where the option passes its work to a cloud paid by the hour (on demand or spot) or to nothing,
+the present value is linear in the count between the counts at which a month's demand is just
+covered (n = G_m / K, K one machine's capacity): the machines' own costs are linear in the count
+and in their served hours min(G_m, n·K), and the cloud's in the hours passed on, G_m − n·K; its
+storage changes only where a month's passed hours reach 0. So only those counts (rounded down
+and up), 0 and N are evaluated (:func:`_breakpoint_counts`); the fewest count within the tie
+tolerance, which may lie inside the piece left of the best candidate, is then found on that
+piece, where the value falls monotonically (:func:`_fewest_within_tie`). A reserved cloud's
+commitments and a free tier's quotas add kinks of their own: those chains search every count.
 """
 
 from __future__ import annotations
@@ -15,7 +25,7 @@ import dataclasses
 
 import numpy as np
 
-from planner.cards.model import Array, Model, OwnCard, col, repeat_scenarios
+from planner.cards.model import Array, CloudCard, Model, OwnCard, col, repeat_scenarios
 from planner.engine.flows import present_value
 from planner.engine.months import work_by_month
 from planner.engine.own import MAX_AUTO_MACHINES, machine_capacity
@@ -102,9 +112,90 @@ def best_machines(model: Model, name: str) -> Array:
     no count is feasible (the option's reasons then say why). (S,) [machines]"""
     cover = covering_machines(model, name)
     counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
-    pv, ok = candidate_values(model, name, counts)
+    if _piecewise_linear(model, name):
+        pieces = _breakpoint_counts(model, name, cover)
+        if 2 * pieces.size < counts.size:  # worth it only where it leaves most counts out
+            return _best_on_pieces(model, name, cover, pieces)
+    return _best_of(counts, cover, *candidate_values(model, name, counts))
+
+
+def _best_of(counts: Array, cover: Array, pv: Array, ok: Array) -> Array:
+    """The fewest of ``counts`` within the tie tolerance of the lowest usable present value,
+    per scenario; N (``cover``) where none is usable. (S,) [machines]"""
     usable = ok & (counts[None, :] <= cover[:, None])
     pv = np.where(usable, pv, np.inf)
     best = pv.min(axis=1, keepdims=True)
-    tie = usable & (pv <= best + TIE * np.maximum(np.abs(best), 1.0))
+    tie = usable & (pv <= _tie_bound(best))
     return np.where(tie.any(axis=1), counts[np.argmax(tie, axis=1)], cover)
+
+
+def _tie_bound(best: Array) -> Array:
+    """The highest present value that ties ``best``. [currency]"""
+    return best + TIE * np.maximum(np.abs(best), 1.0)
+
+
+def _piecewise_linear(model: Model, name: str) -> bool:
+    """Whether the option's present value is linear in its count between the counts that just
+    cover a month: it passes work to nothing, or to a cloud paid by the hour."""
+    targets = chain(model, name)[1:]
+    if not targets:
+        return True
+    card = model.cards[targets[0]]
+    return len(targets) == 1 and isinstance(card, CloudCard) and not card.term_months
+
+
+def _breakpoint_counts(model: Model, name: str, cover: Array) -> Array:
+    """0, N and every month's covering ratio G_m / K rounded down and up, within 0..max N,
+    over all scenarios, sorted. [machines]"""
+    card = model.cards[name]
+    needed = work_by_month(model) * card.gpu_hours_per_unit
+    per_machine = machine_capacity(model, card)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = np.where(per_machine > 0, needed / per_machine, 0.0)
+    ratio = np.nan_to_num(ratio, nan=0.0, posinf=0.0)
+    top = float(cover.max(initial=0.0))
+    points = np.concatenate([np.floor(ratio).ravel(), np.ceil(ratio).ravel(), cover, [0.0]])
+    return np.unique(np.clip(points, 0.0, top))
+
+
+def _best_on_pieces(model: Model, name: str, cover: Array, pieces: Array) -> Array:
+    """:func:`_best_of` over all counts 0..N, evaluated at the ends of the linear pieces only
+    (see the module's docstring). (S,) [machines]"""
+    pv, ok = candidate_values(model, name, pieces)
+    usable = ok & (pieces[None, :] <= cover[:, None])
+    pv = np.where(usable, pv, np.inf)
+    best = _best_of(pieces, cover, pv, usable)
+    return _fewest_within_tie(model, name, pieces, pv, best)
+
+
+def _fewest_within_tie(model: Model, name: str, pieces: Array, pv: Array, best: Array) -> Array:
+    """``best`` moved down to the fewest count within the tie tolerance on the piece left of it.
+
+    On that piece the value falls towards ``best`` (else its left end would have won), so the
+    counts within the tolerance are a run ending at ``best``: found by bisection, each step one
+    evaluation of the scenarios at a count of their own. (S,) [machines]"""
+    bound = _tie_bound(pv.min(axis=1))
+    at = np.searchsorted(pieces, best)
+    # the piece's left end, whose value is above the bound (none where no count is usable)
+    low = np.where((at > 0) & np.isfinite(bound), pieces[np.maximum(at - 1, 0)], best)
+    high = best.copy()  # value within the bound
+    while True:
+        open_ = high - low > 1
+        if not open_.any():
+            return high
+        middle = np.where(open_, np.floor((low + high) / 2), high)
+        within = _values_at(model, name, middle) <= bound
+        high = np.where(open_ & within, middle, high)
+        low = np.where(open_ & ~within, middle, low)
+
+
+def _values_at(model: Model, name: str, counts: Array) -> Array:
+    """Present value of option ``name`` (its chain included) with ``counts[s]`` machines in
+    scenario s; inf where that is infeasible. (S,) [currency]"""
+    card = dataclasses.replace(model.cards[name], machines=col(counts))
+    one = dataclasses.replace(model, cards={**model.cards, name: card})
+    rows = max(model.scenarios, counts.size)
+    with np.errstate(over="ignore", invalid="ignore"):
+        flows = option_flows(one, name, work_by_month(one), as_target=False)
+        value = np.broadcast_to(present_value(one, flows), (rows,))
+    return np.where(flows.feasible(rows) & np.isfinite(value), value, np.inf)
