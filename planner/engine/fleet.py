@@ -25,7 +25,15 @@ import dataclasses
 
 import numpy as np
 
-from planner.cards.model import Array, CloudCard, Model, OwnCard, col, repeat_scenarios
+from planner.cards.model import (
+    Array,
+    CloudCard,
+    Model,
+    OwnCard,
+    col,
+    repeat_scenarios,
+    take_scenarios,
+)
 from planner.engine.flows import present_value
 from planner.engine.months import work_by_month
 from planner.engine.own import MAX_AUTO_MACHINES, machine_capacity
@@ -114,14 +122,14 @@ def best_machines(model: Model, name: str) -> Array:
     counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
     if _piecewise_linear(model, name):
         pieces = _breakpoint_counts(model, name, cover)
-        if 2 * pieces.size < counts.size:  # worth it only where it leaves most counts out
+        if pieces.shape[1] < counts.size:  # fewer counts to evaluate than every count
             return _best_on_pieces(model, name, cover, pieces)
     return _best_of(counts, cover, *candidate_values(model, name, counts))
 
 
 def _best_of(counts: Array, cover: Array, pv: Array, ok: Array) -> Array:
-    """The fewest of ``counts`` within the tie tolerance of the lowest usable present value,
-    per scenario; N (``cover``) where none is usable. (S,) [machines]"""
+    """The fewest of ``counts`` (K,) within the tie tolerance of the lowest usable present
+    value, per scenario; N (``cover``) where none is usable. (S,) [machines]"""
     usable = ok & (counts[None, :] <= cover[:, None])
     pv = np.where(usable, pv, np.inf)
     best = pv.min(axis=1, keepdims=True)
@@ -145,40 +153,42 @@ def _piecewise_linear(model: Model, name: str) -> bool:
 
 
 def _breakpoint_counts(model: Model, name: str, cover: Array) -> Array:
-    """0, N and every month's covering ratio G_m / K rounded down and up, within 0..max N,
-    over all scenarios, sorted. [machines]"""
+    """Each scenario's candidates, sorted (repeats kept): 0, its N and every month's covering
+    ratio G_m / K rounded down and up, within 0..N. (S, 2(T + 1) + 2) [machines]"""
     card = model.cards[name]
     needed = work_by_month(model) * card.gpu_hours_per_unit
     per_machine = machine_capacity(model, card)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.where(per_machine > 0, needed / per_machine, 0.0)
-    ratio = np.nan_to_num(ratio, nan=0.0, posinf=0.0)
-    top = float(cover.max(initial=0.0))
-    points = np.concatenate([np.floor(ratio).ravel(), np.ceil(ratio).ravel(), cover, [0.0]])
-    return np.unique(np.clip(points, 0.0, top))
+    ratio = np.broadcast_to(np.nan_to_num(ratio, nan=0.0, posinf=0.0),
+                            (cover.size, needed.shape[1]))
+    top = cover[:, None]
+    points = np.concatenate([np.floor(ratio), np.ceil(ratio), top, np.zeros_like(top)], axis=1)
+    return np.sort(np.clip(points, 0.0, top), axis=1)
 
 
 def _best_on_pieces(model: Model, name: str, cover: Array, pieces: Array) -> Array:
-    """:func:`_best_of` over all counts 0..N, evaluated at the ends of the linear pieces only
+    """:func:`_best_of` over all counts 0..N, evaluated at each scenario's ``pieces`` only
     (see the module's docstring). (S,) [machines]"""
-    pv, ok = candidate_values(model, name, pieces)
-    usable = ok & (pieces[None, :] <= cover[:, None])
+    pv, ok = _values_of_rows(model, name, pieces)
+    usable = ok & (pieces <= cover[:, None])
     pv = np.where(usable, pv, np.inf)
-    best = _best_of(pieces, cover, pv, usable)
-    return _fewest_within_tie(model, name, pieces, pv, best)
-
-
-def _fewest_within_tie(model: Model, name: str, pieces: Array, pv: Array, best: Array) -> Array:
-    """``best`` moved down to the fewest count within the tie tolerance on the piece left of it.
-
-    On that piece the value falls towards ``best`` (else its left end would have won), so the
-    counts within the tolerance are a run ending at ``best``: found by bisection, each step one
-    evaluation of the scenarios at a count of their own. (S,) [machines]"""
     bound = _tie_bound(pv.min(axis=1))
-    at = np.searchsorted(pieces, best)
-    # the piece's left end, whose value is above the bound (none where no count is usable)
-    low = np.where((at > 0) & np.isfinite(bound), pieces[np.maximum(at - 1, 0)], best)
-    high = best.copy()  # value within the bound
+    tie = usable & (pv <= bound[:, None])
+    found = tie.any(axis=1)
+    best = np.where(found, pieces[np.arange(cover.size), np.argmax(tie, axis=1)], cover)
+    # The piece left of the best ends at the largest candidate below it, whose value is above
+    # the bound (else it would be the fewest); none where no count is usable.
+    below = np.where(pieces < best[:, None], pieces, -np.inf).max(axis=1)
+    low = np.where(found & np.isfinite(below), below, best)
+    return _fewest_within_tie(model, name, low, best, bound)
+
+
+def _fewest_within_tie(model: Model, name: str, low: Array, high: Array, bound: Array) -> Array:
+    """The fewest count within the tie ``bound`` in (low, high], per scenario: the value is
+    above it at ``low`` and within it at ``high``, and linear in between, so the counts within
+    it are a run ending at ``high``, found by bisection (each step one evaluation of the
+    scenarios at a count of their own). (S,) [machines]"""
     while True:
         open_ = high - low > 1
         if not open_.any():
@@ -187,6 +197,28 @@ def _fewest_within_tie(model: Model, name: str, pieces: Array, pv: Array, best: 
         within = _values_at(model, name, middle) <= bound
         high = np.where(open_ & within, middle, high)
         low = np.where(open_ & ~within, middle, low)
+
+
+def _values_of_rows(model: Model, name: str, counts: Array) -> tuple[Array, Array]:
+    """Present value and feasibility of option ``name`` (its chain included) in scenario s with
+    each of ``counts[s]`` machines, (S, L) each, in blocks of scenarios. [currency]"""
+    rows, width = counts.shape
+    pv = np.empty((rows, width))
+    ok = np.empty((rows, width), dtype=bool)
+    step = max(1, CANDIDATE_CELLS // (width * (model.calendar.horizon_months + 1)))
+    for start in range(0, rows, step):
+        stop = min(rows, start + step)
+        part = take_scenarios(model, slice(start, stop)) if model.scenarios > 1 else model
+        big = repeat_scenarios(part, width)
+        card = dataclasses.replace(big.cards[name], machines=col(counts[start:stop].ravel()))
+        big = dataclasses.replace(big, cards={**big.cards, name: card})
+        n = (stop - start) * width
+        with np.errstate(over="ignore", invalid="ignore"):
+            flows = option_flows(big, name, work_by_month(big), as_target=False)
+            value = np.broadcast_to(present_value(big, flows), (n,))
+        pv[start:stop] = value.reshape(stop - start, width)
+        ok[start:stop] = (flows.feasible(n) & np.isfinite(value)).reshape(stop - start, width)
+    return pv, ok
 
 
 def _values_at(model: Model, name: str, counts: Array) -> Array:
