@@ -12,6 +12,12 @@ from planner.engine.months import discount, horizon_mask
 from planner.messages import Message
 
 
+def is_reserved(card) -> bool:
+    """Whether ``card`` is a cloud that commits instances for a term (reserved pricing): the
+    engine's one test, on the term the card carries (0 for on-demand and spot)."""
+    return isinstance(card, CloudCard) and card.term_months > 0
+
+
 def rented_instance_hours(model: Model, card: CloudCard, needed: Array) -> Array:
     """Instance-hours rented for ``needed`` own GPU-hours in each month (SPEC §5.2). [h]"""
     return needed * instance_hours_per_gpu_hour(model, card)
@@ -207,7 +213,7 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
     T = model.calendar.horizon_months
     in_horizon = horizon_mask(model)
     components: dict[str, Array] = {}
-    if card.pricing in ("reserved_1y", "reserved_3y"):
+    if is_reserved(card):
         hours = needed * per_gpu_hour
         disc = discount(model)
         per_term = reserved_counts(model, card, hours, disc)
@@ -241,7 +247,7 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
                                  card.storage_per_gb_month)
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
                   served=needed, quantities=quantities)
-    if card.pricing in ("reserved_1y", "reserved_3y") and uses_term_counts(card):
+    if is_reserved(card) and uses_term_counts(card):
         flows.reserved_per_term = per_term
     memory_checks(model, card, rows, flows)
     return flows

@@ -8,6 +8,7 @@ import numpy as np
 
 from planner.cards.model import Array, Model, OwnCard
 from planner.engine.cloud import (
+    is_reserved,
     rented_instance_hours,
     term_of_month,
     term_windows,
@@ -43,7 +44,7 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
 
     members = chain(model, name)
     card = model.cards[members[-1]]
-    if getattr(card, "term_months", 0) == 0:
+    if not is_reserved(card):
         return []
     line = chain_line(model, name)
     before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
@@ -204,7 +205,7 @@ def reserved_events(model: Model, name: str, growth: Array,
     """
     members = chain(model, name)
     card = model.cards[members[-1]]
-    if getattr(card, "term_months", 0) == 0:
+    if not is_reserved(card):
         return np.zeros((1, 0)), np.zeros((1, 0))
     line = chain_line(model, name)
     before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
