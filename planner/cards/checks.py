@@ -65,7 +65,7 @@ def catalog_checks(base_dir: Path, extra: tuple[Path, ...] = ()):
             kind = site_kind_problem(catalog, site.get("kind"))
             issues += [p for p in (region, kind) if p is not None]
             if region is None:  # the region exists: what it lacks
-                issues += _site_issues(catalog, data, site, kind_known=kind is None)
+                issues += _site_issues(catalog, data, kind_known=kind is None)
         options = data.get("options")
         for i, entry in enumerate(options if isinstance(options, list) else []):
             if not isinstance(entry, Mapping):
@@ -110,8 +110,7 @@ def _pricing_issues(prefix: str, build) -> list[Problem]:
     return []
 
 
-def _site_issues(catalog, data: Mapping[str, Any], site: Mapping[str, Any],
-                 kind_known: bool = True) -> list[Problem]:
+def _site_issues(catalog, data: Mapping[str, Any], kind_known: bool = True) -> list[Problem]:
     """What the site's catalog region lacks (the tariff's price, an exchange rate), from the
     raw document, so that it comes with the schema's problems (SPEC §1: all at once). An
     unknown kind of site is reported by itself (``kind_known`` False), not once more here."""

@@ -500,7 +500,7 @@ def shared_walk(blocks, flip: bool | None, delta0: Array, slope0: Array, bound: 
     columns = np.ones(2 * pos.size + 2, dtype=bool)
     columns[2:-1:2] = jumped
     return _first_at_or_below(coef, np.stack(basis)[:, columns], _points(pos, end)[columns],
-                              tol, sign0)
+                              tol)
 
 
 def _points(pos: Array, end: float) -> Array:
@@ -524,8 +524,7 @@ def _walk_values(pos: Array, end: float, slope: Array, jump: Array) -> Array:
     return out
 
 
-def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
-                       sign0: Array) -> Array:
+def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array) -> Array:
     """The first point where the walk, turned to start positive (``coef`` @ ``basis``), is at
     or below its tolerance: a zero there, or a sign change from the point before, solved
     linearly; NaN where there is none. The points are evaluated block by block, each for the
