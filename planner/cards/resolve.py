@@ -37,7 +37,9 @@ from pricing.rates import (
     gpu_facts,
 )
 
-MAX_LIFETIME_YEARS = 1e300
+#: A lifetime this long is forever: the machine is never replaced and is worth its price at
+#: the horizon (longer lifetimes are capped here, so that their months stay finite). [years]
+FOREVER_YEARS = 1e300
 
 
 def _is_auto(machines: Any) -> bool:
@@ -329,7 +331,7 @@ def _own_card(option, own, site, rates, common: dict[str, Any]) -> OwnCard:
     carbon = site.get("carbon_kg_per_kwh")
     # A lifetime beyond 10^300 years is forever (never replaced, worth its price at T):
     # capped there, so that its months stay a finite number.
-    years = np.minimum(np.asarray(own["lifetime_years"], float), MAX_LIFETIME_YEARS)
+    years = np.minimum(np.asarray(own["lifetime_years"], float), FOREVER_YEARS)
     lifetime = np.maximum(np.floor(years * 12 + 0.5), 1)
     machines = own["machines"]
     return OwnCard(
