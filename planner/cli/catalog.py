@@ -12,7 +12,7 @@ import sys
 import click
 
 from planner.cli.catalog_import import catalog_import
-from planner.cli.common import DAY, catalog_option, epilog, open_catalog, report_date
+from planner.cli.common import catalog_option, date_option, epilog, open_catalog, report_date
 from pricing import query as catalog_query
 
 __all__ = ["catalog"]
@@ -81,8 +81,7 @@ catalog.add_command(catalog_import)
                    "numbers; an empty VALUE matches empty cells); may be given more than once.")
 @click.option("--sort", "sort", metavar="COLUMN",
               help="Sort the rows by COLUMN (empty cells last); -COLUMN sorts descending.")
-@click.option("--date", "date", type=DAY,
-              help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
+@date_option()
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @catalog_option

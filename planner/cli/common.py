@@ -15,9 +15,9 @@ from pathlib import Path
 
 import click
 
-__all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "epilog", "fail", "load_plan",
-           "load_what_if", "no_color", "open_catalog", "plan_or_error", "read_stdin",
-           "report_date", "stdout_is_terminal", "what_if_or_error"]
+__all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "date_option", "epilog", "fail",
+           "load_plan", "load_what_if", "no_color", "open_catalog", "plan_or_error",
+           "read_stdin", "report_date", "stdout_is_terminal", "what_if_or_error"]
 
 #: The USAGE argument that means standard input.
 STDIN_PATH = "-"
@@ -140,6 +140,16 @@ def report_date() -> _dt.date:
     from planner.render import report_date as default_date
 
     return default_date()
+
+
+def date_option(printed_in: str | None = None):
+    """The ``--date`` option, read as YYYY-MM-DD into a ``datetime.date`` (None when not
+    given: :func:`report_date` applies): the date printed in ``printed_in`` ("the report"),
+    else the day the catalog rows' ages are counted to."""
+    what = (f"Date printed in {printed_in}" if printed_in is not None
+            else "Day the ages are counted to")
+    return click.option("--date", "date", type=DAY,
+                        help=f"{what} (default: SOURCE_DATE_EPOCH, else today).")
 
 
 catalog_option = click.option(

@@ -10,7 +10,15 @@ import sys
 
 import click
 
-from planner.cli.common import catalog_option, console, epilog, fail, open_catalog, report_date
+from planner.cli.common import (
+    catalog_option,
+    console,
+    date_option,
+    epilog,
+    fail,
+    open_catalog,
+    report_date,
+)
 
 __all__ = ["gpus"]
 
@@ -42,8 +50,7 @@ def _fx_rate(text: str) -> tuple[str, float]:
 @click.option("--fx", "fx", multiple=True, metavar="CURRENCY=RATE",
               help="Units of --currency one unit of CURRENCY buys, as usage.yaml's fx "
                    "(--currency USD --fx CNY=0.14); may be given more than once.")
-@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
+@date_option()
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @catalog_option
@@ -83,7 +90,7 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
             gpu_prices.check_region(region, rows)
     except QueryError as err:
         fail(UserError.single(str(err), path="--region"))
-    day = date.date() if date else report_date()
+    day = date or report_date()
     lines, left_out = gpu_prices.price_lines(rows, gpus=wanted, count=count, region=region,
                                              currency=code, fx=rates, day=day)
     if not lines and not left_out:
