@@ -6,12 +6,12 @@ This module uses only the standard library and never imports ``planner``.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pricing.schema import TABLES
+from pricing.table_file import non_negative_number
 
 __all__ = ["COLUMNS", "PROVIDER", "Imported", "clouds_row", "number"]
 
@@ -34,16 +34,9 @@ class Imported:
 
 
 def number(text: str, name: str) -> float | None:
-    """A non-negative number, or None for an empty cell."""
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {text!r}")
-    return value
+    """A non-negative finite number (:func:`pricing.table_file.non_negative_number`), or None
+    for an empty cell."""
+    return non_negative_number(text, name) if text else None
 
 
 def clouds_row(**values: Any) -> dict[str, Any]:

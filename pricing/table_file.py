@@ -28,7 +28,7 @@ from pricing.schema import (
 )
 from pricing.suggest import close_matches, did_you_mean
 
-__all__ = ["Table", "parse_as_of", "read_table"]
+__all__ = ["Table", "non_negative_number", "parse_as_of", "read_table"]
 
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
@@ -49,6 +49,25 @@ def parse_as_of(text: str) -> date:
     return date(int(year), int(month), int(day or 1))
 
 
+def non_negative_number(text: str, name: str) -> float:
+    """The number of a cell of column ``name``: finite and >= 0, else a ValueError that names
+    the column and quotes the cell.
+
+    >>> non_negative_number("2.5", "price_per_hour")
+    2.5
+    >>> non_negative_number("-1", "price_per_hour")
+    Traceback (most recent call last):
+    ValueError: price_per_hour must be a finite number >= 0, got '-1'
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {text!r}")
+    return value
+
+
 def _parse_cell(column: Column, text: str) -> Any:
     if column.kind == "str":
         return text
@@ -60,12 +79,7 @@ def _parse_cell(column: Column, text: str) -> Any:
         if lowered in _TRUE or lowered in _FALSE:
             return lowered in _TRUE
         raise ValueError(f"{column.name} must be true or false, got {text!r}")
-    try:
-        number = float(text)
-    except ValueError:
-        raise ValueError(f"{column.name} must be a number, got {text!r}") from None
-    if not math.isfinite(number) or number < 0:
-        raise ValueError(f"{column.name} must be a finite number >= 0, got {text!r}")
+    number = non_negative_number(text, column.name)
     if column.kind == "int":
         if number != int(number) or number < 1:
             raise ValueError(f"{column.name} must be a whole number >= 1, got {text!r}")

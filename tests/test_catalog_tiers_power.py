@@ -377,3 +377,30 @@ def test_cli_lists_the_new_tables():
     assert result.exit_code == 0 and "colocation" in result.output
     result = runner.invoke(main, ["catalog"])
     assert "regions" in result.output and "site-kinds" in result.output
+
+
+def test_a_random_tier_warns_with_its_gpus_and_shares_as_data(tmp_path):
+    """The warning names each GPU with its share as a Share value in a list message, so that
+    each language joins and formats them (review E7)."""
+    import planner
+    from planner.messages import Message, Share, render
+
+    path = write(
+        tmp_path,
+        "tiers.csv",
+        """
+id,name,gpu,gpu_options,quota_reset,daily_quota_hours,currency,as_of,source
+lottery,Lottery,t4,t4:0.8; p100:0.2,daily,3,USD,2026-01,https://example.org
+""",
+    )
+    plan = planner.load({"version": 1, "horizon_months": 12,
+                         "demand": {"gpu_hours_per_month": 10},
+                         "options": [{"name": "lot", "free_tier": "lottery", "fallback": "rent"},
+                                     {"name": "rent", "cloud": {"price_per_hour": 1.0}}]},
+                        catalogs=[path])
+    warning, = [m for m in plan.resolved.warnings["lot"] if m.key == "warning.random_gpus"]
+    assert warning == Message("warning.random_gpus", handed_out=Message(
+        "warning.list", first=Message("warning.gpu_share", gpu="t4", share=Share(0.8)),
+        rest=Message("warning.gpu_share", gpu="p100", share=Share(0.2))))
+    assert "(t4 80%, p100 20%)" in render(warning, "en")
+    assert "（t4 80%，p100 20%）" in render(warning, "zh")

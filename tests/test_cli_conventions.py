@@ -79,11 +79,11 @@ def test_main_help_says_how_to_complete_and_no_color():
     assert "_PLANNER_COMPLETE=bash_source planner" in text and "NO_COLOR" in text
 
 
-@pytest.mark.parametrize("path", [("report",), ("diff",), ("catalog",)])
+@pytest.mark.parametrize("path", [("report",), ("diff",), ("catalog",), ("gpus",)])
 def test_date_is_shown_and_read_as_yyyy_mm_dd(path):
     assert "--date YYYY-MM-DD" in invoke(*path, "--help").stdout
     args = {"report": [USAGE, "-o", "-"], "diff": [USAGE, USAGE, "-o", "-"],
-            "catalog": ["gpus"]}[path[0]]
+            "catalog": ["gpus"], "gpus": []}[path[0]]
     done = invoke(*path, *args, "--date", "30/11/2026")
     assert done.exit_code == 2
     assert "written YYYY-MM-DD" in done.stderr

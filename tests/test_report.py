@@ -19,7 +19,7 @@ import pytest
 import reports
 
 import planner
-from planner.messages import Message
+from planner.messages import Message, Share
 from planner.render import FORMATS, content, fmt, format_for, render, summary_table, write_report
 from planner.result import Result
 
@@ -837,7 +837,9 @@ def test_engine_reasons_and_warnings_are_translated():
 @pytest.mark.parametrize("message, text", [
     (Message("warning.no_throughput", gpu="rtx-4090", reference="mi300x"),
      "no throughput figure relates rtx-4090 to mi300x; relative speed 1 assumed"),
-    (Message("warning.random_gpus", handed_out="t4 70%, p100 30%"),
+    (Message("warning.random_gpus", handed_out=Message(
+        "warning.list", first=Message("warning.gpu_share", gpu="t4", share=Share(0.7)),
+        rest=Message("warning.gpu_share", gpu="p100", share=Share(0.3)))),
      ("GPUs handed out at random (t4 70%, p100 30%); costs use the expected speed of the "
       "sessions that get a GPU with enough memory")),
     (Message("warning.flops_speed"),

@@ -42,7 +42,7 @@ def test_crossings_in_the_first_block_a_later_block_and_none():
     # 30 + 1 × (31 − 30) / (1 − (−1)) = 30.5; 10 + x never reaches 0.
     coef = np.array([[10.0, -2.0], [61.0, -2.0], [10.0, 1.0]])
     tol = np.full(3, 1e-9)
-    found = _first_at_or_below(coef, basis, xs, tol, np.ones(3))
+    found = _first_at_or_below(coef, basis, xs, tol)
     assert found[0] == 5.0
     assert found[1] == 30.5
     assert np.isnan(found[2])
@@ -71,7 +71,7 @@ def walks(draw):
 @given(walks())
 def test_the_blocks_find_the_crossing_of_evaluating_every_point(walk):
     coef, basis, xs, tol = walk
-    found = _first_at_or_below(coef, basis, xs, tol, np.ones(coef.shape[0]))
+    found = _first_at_or_below(coef, basis, xs, tol)
     np.testing.assert_array_equal(found, first_crossing_everywhere(coef, basis, xs, tol))
 
 

@@ -80,45 +80,51 @@ class Card:
 @dataclass
 class CloudCard(Card):
     pricing: str = "on_demand"
-    gpus: Array = None  # GPUs per instance
-    price_per_hour: Array = None  # price paid per rented instance-hour (on-demand or spot)
-    on_demand_price_per_hour: Array = None  # for reserved overflow
+    gpus: Array = None  # GPUs per instance [GPUs]
+    #: price paid per rented instance-hour: on-demand, spot or the reservation's [currency/h]
+    price_per_hour: Array = None
+    #: the on-demand price, paid for the hours above a reservation [currency/h]
+    on_demand_price_per_hour: Array = None
+    #: the reservation's effective price per committed instance-hour; None unless reserved
+    #: [currency/h]
     reserved_price_per_hour: Array | None = None
-    term_months: int = 0
+    term_months: int = 0  # months one reservation commits to; 0 for on-demand and spot [months]
     reserved_instances: Array | None = None  # None: chosen to minimize present value
     #: Committed instances per term, (S or 1, terms), when the file gives a list. [instances]
     reserved_ladder: Array | None = None
     #: reserved_instances: per_term — each term's count chosen to minimize its present value.
     reserved_per_term: bool = False
-    billing_increment_hours: Array = None
-    interruptions_per_hour: Array = None
-    restart_minutes: Array = None
-    storage_per_gb_month: Array = None
+    billing_increment_hours: Array = None  # each job's rented time rounded up to this [h]
+    interruptions_per_hour: Array = None  # per rented instance-hour [1/h]
+    restart_minutes: Array = None  # time lost per interruption besides redone work [minutes]
+    storage_per_gb_month: Array = None  # price of keeping demand.data_gb [currency/(GB·month)]
 
 
 @dataclass
 class Financing:
-    annual_rate: Array
-    months: Array
-    down_payment: Array
+    annual_rate: Array  # nominal; the monthly rate is annual_rate / 12 [fraction per year]
+    months: Array  # equal monthly payments after the purchase [months]
+    down_payment: Array  # paid at purchase, per machine, at most its price [currency/machine]
 
 
 @dataclass
 class OwnCard(Card):
-    gpu_count: Array = None
-    purchase_price: Array = None
-    lifetime_months: Array = None
+    gpu_count: Array = None  # GPUs per machine [GPUs]
+    purchase_price: Array = None  # per machine [currency/machine]
+    lifetime_months: Array = None  # replaced after this many months of age [months]
+    #: of the purchase price, got back at replacement; the residual value at the horizon runs
+    #: down to it over the lifetime [fraction]
     resale_fraction: Array = None
-    power_kw: Array = None
-    idle_power_kw: Array = None
+    power_kw: Array = None  # per machine, while busy [kW/machine]
+    idle_power_kw: Array = None  # per machine, while idle (counted when always_on) [kW/machine]
     always_on: bool = False
-    maintenance_per_year: Array = None
-    fixed_cost_per_month: Array = None
-    operating_cost_per_hour: Array = None
-    availability: Array = None
-    electricity_per_kwh: Array = None
-    pue: Array = None
-    carbon_kg_per_kwh: Array | None = None
+    maintenance_per_year: Array = None  # per machine in service [currency/(machine·year)]
+    fixed_cost_per_month: Array = None  # per machine in service [currency/(machine·month)]
+    operating_cost_per_hour: Array = None  # per busy system-hour [currency/h]
+    availability: Array = None  # share of the hours a machine can work [fraction]
+    electricity_per_kwh: Array = None  # the site's price [currency/kWh]
+    pue: Array = None  # facility energy / IT energy [ratio]
+    carbon_kg_per_kwh: Array | None = None  # grid intensity; None when unknown [kg CO2e/kWh]
     financing: Financing | None = None
     overflow: str | None = None
     #: Identical machines bought (SPEC §6), (S or 1, 1); None while ``machines: auto`` is not

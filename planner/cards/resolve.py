@@ -27,7 +27,7 @@ from planner.cards.model import (
 from planner.cards.option_rates import option_rates, site_rates_of
 from planner.cards.scaling import auto_efficiency
 from planner.errors import Problem, suggestion_text
-from planner.messages import Message
+from planner.messages import Message, Share
 from planner.usage.units import gpu_hours_per_month, growth_per_year
 from pricing.catalog import Catalog
 from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
@@ -37,7 +37,9 @@ from pricing.rates import (
     gpu_facts,
 )
 
-MAX_LIFETIME_YEARS = 1e300
+#: A lifetime this long is forever: the machine is never replaced and is worth its price at
+#: the horizon (longer lifetimes are capped here, so that their months stay finite). [years]
+FOREVER_YEARS = 1e300
 
 
 def _is_auto(machines: Any) -> bool:
@@ -146,7 +148,7 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
         speed = 1.0
         if gpu is not None and reference is not None:
             ratio = catalog.relative_speed(gpu, reference, d["workload"],
-                                           precision=d.get("precision", "mixed"))
+                                           precision=d["precision"])
             if ratio is not None:
                 speed = ratio
             else:
@@ -225,13 +227,13 @@ def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: C
     """A tier that hands out GPUs at random: the expected own GPU-hours per unit of work over
     the GPUs with enough memory, the memory the work can count on, and the share of sessions
     that get such a GPU."""
-    need = usage["demand"].get("min_gpu_memory_gb") or 0.0
+    need = usage["demand"]["min_gpu_memory_gb"]
     per_unit = 0.0
     share_ok = 0.0
     memories = []
     for gpu_id, share in rates.gpu_options.items():
         facts, _ = gpu_facts(catalog, gpu_id, None, None,
-                             precision=usage["demand"].get("precision") or "mixed")
+                             precision=usage["demand"]["precision"])
         memory = facts.gpu_memory_gb
         if memory is not None and not np.isnan(memory) and memory < need:
             memories.append(memory)
@@ -246,9 +248,19 @@ def _random_hardware(usage, option, demand: Demand, rates, reference, catalog: C
         return col(1.0), col(min(memories) if memories else np.nan), 0.0
     usable = [m for m in memories if m is not None and not np.isnan(m) and m >= need]
     memory = min(usable) if usable else np.nan
-    handed_out = ", ".join(f"{g} {s:.0%}" for g, s in rates.gpu_options.items())
-    notes.append(Message("warning.random_gpus", handed_out=handed_out))
+    notes.append(Message("warning.random_gpus", handed_out=_handed_out(rates.gpu_options)))
     return per_unit / share_ok, col(memory), share_ok
+
+
+def _handed_out(gpu_options: Mapping[str, float]) -> Message:
+    """A tier's GPUs and the share of sessions each is handed out to, as one list message
+    ("t4 70%, p100 30%"), the shares formatted by the renderer."""
+    parts = [Message("warning.gpu_share", gpu=gpu, share=Share(share))
+             for gpu, share in gpu_options.items()]
+    listed = parts[-1]
+    for part in reversed(parts[:-1]):
+        listed = Message("warning.list", first=part, rest=listed)
+    return listed
 
 
 def _reserved_counts(given) -> dict[str, Any]:
@@ -264,97 +276,108 @@ def _reserved_counts(given) -> dict[str, Any]:
 
 
 def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, notes):
-    currency = usage["currency"]
-    fx = usage.get("fx") or {}
-    name = option["name"]
-    precision = usage["demand"].get("precision") or "mixed"
-    rates = option_rates(catalog, option, currency=currency, fx=fx, precision=precision)
+    """The option's rate card and the assumptions it rests on. The scaling efficiency (over
+    the machine's GPUs for own hardware, the instance's or the tier's otherwise) and the own
+    GPU-hours per unit of work are the same for every kind; the rest is the kind's own."""
+    d = usage["demand"]
+    rates = option_rates(catalog, option, currency=usage["currency"], fx=usage.get("fx") or {},
+                         precision=d["precision"])
     scaling: list[Assumption] = []  # the interconnects row behind scaling_efficiency: auto
-    if option.get("cloud") is not None:
-        pricing = option.get("pricing") or "on_demand"
-        efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus,
-                                        scaling)
-        per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
-                                            rates.facts.peak_tflops, reference, catalog, notes,
-                                            efficiency)
-        reserved = pricing in TERM_MONTHS
-        price = getattr(rates, PRICE_COLUMN[pricing])
-        if price is None:
-            raise PricingError("cloud", f"{PRICE_COLUMN[pricing]} is required for "
-                                        f"{pricing} pricing")
-        card = CloudCard(
-            name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
-            gpu_hours_per_unit=per_unit, job_hours=job, scaling_efficiency=efficiency,
-            pricing=pricing, gpus=col(rates.gpus),
-            price_per_hour=col(price), on_demand_price_per_hour=col(rates.price_per_hour),
-            reserved_price_per_hour=col(price) if reserved else None,
-            term_months=TERM_MONTHS.get(pricing, 0),
-            **_reserved_counts(option.get("reserved_instances")),
-            billing_increment_hours=col(rates.billing_increment_minutes) / 60.0,
-            interruptions_per_hour=col(rates.interruptions_per_hour),
-            restart_minutes=col(given(option.get("restart_minutes"), 5.0)),
-            storage_per_gb_month=col(rates.storage_per_gb_month),
-        )
-        return card, [*rates.provenance, *scaling]
-    if option.get("own") is not None:
-        own = option["own"]
-        efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu,
-                                        rates.gpu_count, scaling)
-        per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
-                                            rates.facts.peak_tflops, reference, catalog, notes,
-                                            efficiency)
-        financing = own.get("financing")
-        carbon = site.get("carbon_kg_per_kwh")
-        # A lifetime beyond 10^300 years is forever (never replaced, worth its price at T):
-        # capped there, so that its months stay a finite number.
-        years = np.minimum(np.asarray(own["lifetime_years"], float), MAX_LIFETIME_YEARS)
-        lifetime = np.maximum(np.floor(years * 12 + 0.5), 1)
-        card = OwnCard(
-            name=name, gpu=rates.facts.gpu, gpu_memory_gb=col(rates.facts.gpu_memory_gb),
-            gpu_hours_per_unit=per_unit, job_hours=job, scaling_efficiency=efficiency,
-            gpu_count=col(rates.gpu_count),
-            purchase_price=col(rates.purchase_price), lifetime_months=col(lifetime),
-            resale_fraction=col(own["resale_fraction"]),
-            power_kw=col(rates.power_watts) / 1000.0,
-            idle_power_kw=col(rates.idle_power_watts) / 1000.0,
-            always_on=bool(own["always_on"]),
-            maintenance_per_year=col(own["maintenance_per_year"]),
-            fixed_cost_per_month=col(own["fixed_cost_per_month"]),
-            operating_cost_per_hour=col(own["operating_cost_per_hour"]),
-            availability=col(own["availability"]),
-            electricity_per_kwh=col(given(site.get("electricity_per_kwh"), 0.0)),
-            pue=col(site["pue"]),
-            carbon_kg_per_kwh=None if carbon is None else col(carbon),
-            financing=None if financing is None else Financing(
-                annual_rate=col(financing["annual_rate"]), months=col(financing["months"]),
-                down_payment=col(given(financing.get("down_payment"), 0.0))),
-            overflow=option.get("overflow"),
-            machines=None if _is_auto(own.get("machines", 1)) else col(own.get("machines", 1)),
-            machines_auto=_is_auto(own.get("machines", 1)),
-            purchase_month=col(own.get("purchase_month", 0)),
-        )
-        return card, [*rates.provenance, *scaling]
-    efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, rates.gpus,
+    own = option.get("own")
+    gpus_per_machine = rates.gpu_count if own is not None else rates.gpus
+    efficiency = scaling_efficiency(usage, option, catalog, rates.facts.gpu, gpus_per_machine,
                                     scaling)
     per_unit, job = _gpu_hours_per_unit(usage, option, demand, rates.facts.gpu,
                                         rates.facts.peak_tflops, reference, catalog, notes,
                                         efficiency)
-    memory = col(rates.facts.gpu_memory_gb)
+    common = {"name": option["name"], "gpu": rates.facts.gpu,
+              "gpu_memory_gb": col(rates.facts.gpu_memory_gb), "gpu_hours_per_unit": per_unit,
+              "job_hours": job, "scaling_efficiency": efficiency}
+    if option.get("cloud") is not None:
+        card = _cloud_card(option, rates, common)
+    elif own is not None:
+        card = _own_card(option, own, site, rates, common)
+    else:
+        card = _free_tier_card(usage, option, demand, rates, reference, catalog, notes, common)
+    return card, [*rates.provenance, *scaling]
+
+
+def _cloud_card(option, rates, common: dict[str, Any]) -> CloudCard:
+    """A cloud option's card: the price of its pricing, and the on-demand price above a
+    reservation (SPEC §5.2)."""
+    pricing = option["pricing"]
+    price = getattr(rates, PRICE_COLUMN[pricing])
+    if price is None:
+        raise PricingError("cloud", f"{PRICE_COLUMN[pricing]} is required for "
+                                    f"{pricing} pricing")
+    reserved = pricing in TERM_MONTHS
+    return CloudCard(
+        **common, pricing=pricing, gpus=col(rates.gpus),
+        price_per_hour=col(price), on_demand_price_per_hour=col(rates.price_per_hour),
+        reserved_price_per_hour=col(price) if reserved else None,
+        term_months=TERM_MONTHS.get(pricing, 0),
+        **_reserved_counts(option.get("reserved_instances")),
+        billing_increment_hours=col(rates.billing_increment_minutes) / 60.0,
+        interruptions_per_hour=col(rates.interruptions_per_hour),
+        restart_minutes=col(option["restart_minutes"]),
+        storage_per_gb_month=col(rates.storage_per_gb_month),
+    )
+
+
+def _own_card(option, own, site, rates, common: dict[str, Any]) -> OwnCard:
+    """An own-hardware option's card (SPEC §5.3): the machine's price, power and running costs,
+    the site's electricity, the financing, and how many machines are bought when."""
+    financing = own.get("financing")
+    carbon = site.get("carbon_kg_per_kwh")
+    # A lifetime beyond 10^300 years is forever (never replaced, worth its price at T):
+    # capped there, so that its months stay a finite number.
+    years = np.minimum(np.asarray(own["lifetime_years"], float), FOREVER_YEARS)
+    lifetime = np.maximum(np.floor(years * 12 + 0.5), 1)
+    machines = own["machines"]
+    return OwnCard(
+        **common, gpu_count=col(rates.gpu_count),
+        purchase_price=col(rates.purchase_price), lifetime_months=col(lifetime),
+        resale_fraction=col(own["resale_fraction"]),
+        power_kw=col(rates.power_watts) / 1000.0,
+        idle_power_kw=col(rates.idle_power_watts) / 1000.0,
+        always_on=bool(own["always_on"]),
+        maintenance_per_year=col(own["maintenance_per_year"]),
+        fixed_cost_per_month=col(own["fixed_cost_per_month"]),
+        operating_cost_per_hour=col(own["operating_cost_per_hour"]),
+        availability=col(own["availability"]),
+        electricity_per_kwh=col(given(site.get("electricity_per_kwh"), 0.0)),
+        pue=col(site["pue"]),
+        carbon_kg_per_kwh=None if carbon is None else col(carbon),
+        financing=None if financing is None else Financing(
+            annual_rate=col(financing["annual_rate"]), months=col(financing["months"]),
+            down_payment=col(financing["down_payment"])),
+        overflow=option.get("overflow"),
+        machines=None if _is_auto(machines) else col(machines),
+        machines_auto=_is_auto(machines),
+        purchase_month=col(own["purchase_month"]),
+    )
+
+
+def _free_tier_card(usage, option, demand: Demand, rates, reference, catalog: Catalog,
+                    notes: list[Message], common: dict[str, Any]) -> FreeTierCard:
+    """A free tier's card (SPEC §5.4): its quotas and sessions, the setup time (the data
+    fetched again when files do not persist), the frameworks it allows; a tier that hands out
+    GPUs at random takes the expected figures of :func:`_random_hardware`."""
+    d = usage["demand"]
     availability = col(rates.availability)
     if rates.gpu_options and option.get("relative_speed") is None:
         per_unit, memory, share = _random_hardware(usage, option, demand, rates, reference,
-                                                   catalog, notes, efficiency)
+                                                   catalog, notes, common["scaling_efficiency"])
+        common = {**common, "gpu_hours_per_unit": per_unit, "gpu_memory_gb": memory}
         availability = availability * share
     setup = col(rates.setup_minutes)
-    data_gb = usage["demand"].get("data_gb") or 0.0
     if not rates.files_persist and rates.download_mb_per_s:
         # Files do not survive the session: the data is fetched again every time.
-        setup = setup + col(data_gb) * 1000.0 / rates.download_mb_per_s / 60.0
-    framework = (usage["demand"].get("framework") or "pytorch").lower()
-    card = FreeTierCard(
-        name=name, gpu=rates.facts.gpu, gpu_memory_gb=memory,
-        gpu_hours_per_unit=per_unit, job_hours=job, scaling_efficiency=efficiency,
-        gpus=col(rates.gpus), session_hours=col(rates.session_hours), weekly_quota_hours=col(rates.weekly_quota_hours),
+        setup = setup + col(d["data_gb"]) * 1000.0 / rates.download_mb_per_s / 60.0
+    framework = d["framework"].lower()
+    return FreeTierCard(
+        **common, gpus=col(rates.gpus), session_hours=col(rates.session_hours),
+        weekly_quota_hours=col(rates.weekly_quota_hours),
         daily_quota_hours=col(rates.daily_quota_hours),
         monthly_quota_hours=col(rates.monthly_quota_hours),
         fee_per_month=col(rates.fee_per_month), setup_minutes=setup,
@@ -363,4 +386,3 @@ def _card(usage, site, option, catalog: Catalog, demand: Demand, reference, note
                           Message("reason.framework", frameworks=", ".join(rates.frameworks),
                                   framework=framework)),
     )
-    return card, [*rates.provenance, *scaling]

@@ -2,8 +2,8 @@
 calibrate (SPEC §9), init and sweep (issue 16).
 
 One module per command family: :mod:`planner.cli.report` (report, validate, schema),
-:mod:`planner.cli.diff`, :mod:`planner.cli.catalog` (the listing) with
-:mod:`planner.cli.catalog_view` (its terminal layout) and :mod:`planner.cli.catalog_import`;
+:mod:`planner.cli.diff`, :mod:`planner.cli.catalog` (the listing, laid out by
+:mod:`planner.render.catalog_tables`) and :mod:`planner.cli.catalog_import`;
 :mod:`planner.cli.common` holds what they share (a user error printed, the ``--catalog``
 option, NO_COLOR, ``-`` for standard input, ``--date`` as YYYY-MM-DD, the help's examples).
 :mod:`planner.cli.what_if` reads ``--set`` and ``--axis`` and locates their problems at the

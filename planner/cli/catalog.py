@@ -12,7 +12,14 @@ import sys
 import click
 
 from planner.cli.catalog_import import catalog_import
-from planner.cli.common import DAY, catalog_option, epilog, open_catalog, report_date
+from planner.cli.common import (
+    catalog_option,
+    date_option,
+    epilog,
+    open_catalog,
+    print_table,
+    report_date,
+)
 from pricing import query as catalog_query
 
 __all__ = ["catalog"]
@@ -81,8 +88,7 @@ catalog.add_command(catalog_import)
                    "numbers; an empty VALUE matches empty cells); may be given more than once.")
 @click.option("--sort", "sort", metavar="COLUMN",
               help="Sort the rows by COLUMN (empty cells last); -COLUMN sorts descending.")
-@click.option("--date", "date", type=DAY,
-              help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
+@date_option()
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @catalog_option
@@ -114,9 +120,9 @@ def catalog_list(table: str | None, query: str | None, wheres: tuple[str, ...],
         _query(catalog_query.check_column, "--sort", column, columns)
         rows = catalog_query.sort_rows(rows, column, descending=sort.startswith("-"))
     if fmt == "table":
-        from planner.cli.catalog_view import print_table
+        from planner.render.catalog_tables import catalog_table
 
-        print_table(name, rows)
+        print_table(lambda width: catalog_table(name, rows, width))
     else:
         _print_rows(rows, columns, fmt)
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import click
 
-__all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "epilog", "fail", "load_plan",
-           "load_what_if", "no_color", "open_catalog", "plan_or_error", "read_stdin",
-           "report_date", "stdout_is_terminal", "what_if_or_error"]
+__all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "date_option", "epilog", "fail",
+           "load_plan", "load_what_if", "no_color", "open_catalog", "plan_or_error",
+           "print_table", "read_stdin", "report_date", "stdout_is_terminal", "what_if_or_error"]
 
 #: The USAGE argument that means standard input.
 STDIN_PATH = "-"
@@ -140,6 +140,30 @@ def report_date() -> _dt.date:
     from planner.render import report_date as default_date
 
     return default_date()
+
+
+def print_table(make_table) -> None:
+    """A table laid out by :mod:`planner.render.catalog_tables` on standard output:
+    ``make_table(width)`` fitted to the terminal's width, or ``make_table(None)`` for a pipe
+    or a file, printed with every line whole, however wide."""
+    from planner.render.catalog_tables import whole_width
+
+    out = console()
+    if out.is_terminal:
+        out.print(make_table(out.width))
+        return
+    table = make_table(None)
+    console(width=whole_width(table)).print(table)
+
+
+def date_option(printed_in: str | None = None):
+    """The ``--date`` option, read as YYYY-MM-DD into a ``datetime.date`` (None when not
+    given: :func:`report_date` applies): the date printed in ``printed_in`` ("the report"),
+    else the day the catalog rows' ages are counted to."""
+    what = (f"Date printed in {printed_in}" if printed_in is not None
+            else "Day the ages are counted to")
+    return click.option("--date", "date", type=DAY,
+                        help=f"{what} (default: SOURCE_DATE_EPOCH, else today).")
 
 
 catalog_option = click.option(

@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from planner.cli.common import (
-    DAY,
     STDIN_PATH,
     catalog_option,
     console,
+    date_option,
     epilog,
     fail,
     plan_or_error,
@@ -34,8 +34,7 @@ __all__ = ["diff"]
                                      ".html or .pdf); '-' writes it to standard output.")
 @click.option("--format", "fmt", type=click.Choice(DIFF_FORMATS),
               help="Format of the file (default: from -o's suffix; JSON on standard output).")
-@click.option("--date", "date", type=DAY,
-              help="Date printed in the file (default: SOURCE_DATE_EPOCH, else today).")
+@date_option("the file")
 @set_option
 @catalog_option
 def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, sets,

@@ -10,7 +10,15 @@ import sys
 
 import click
 
-from planner.cli.common import catalog_option, console, epilog, fail, open_catalog, report_date
+from planner.cli.common import (
+    catalog_option,
+    date_option,
+    epilog,
+    fail,
+    open_catalog,
+    print_table,
+    report_date,
+)
 
 __all__ = ["gpus"]
 
@@ -42,8 +50,7 @@ def _fx_rate(text: str) -> tuple[str, float]:
 @click.option("--fx", "fx", multiple=True, metavar="CURRENCY=RATE",
               help="Units of --currency one unit of CURRENCY buys, as usage.yaml's fx "
                    "(--currency USD --fx CNY=0.14); may be given more than once.")
-@click.option("--date", "date", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
-              help="Day the ages are counted to (default: SOURCE_DATE_EPOCH, else today).")
+@date_option()
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @catalog_option
@@ -83,7 +90,7 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
             gpu_prices.check_region(region, rows)
     except QueryError as err:
         fail(UserError.single(str(err), path="--region"))
-    day = date.date() if date else report_date()
+    day = date or report_date()
     lines, left_out = gpu_prices.price_lines(rows, gpus=wanted, count=count, region=region,
                                              currency=code, fx=rates, day=day)
     if not lines and not left_out:
@@ -96,7 +103,9 @@ def gpus(gpu: str | None, region: str | None, currency: str, fx: tuple[str, ...]
         writer.writeheader()
         writer.writerows(lines)
     elif lines:
-        _print_table(lines, code)
+        from planner.render.catalog_tables import gpu_prices_table
+
+        print_table(lambda _width: gpu_prices_table(lines, code))
     for other, instances in left_out.items():
         click.secho(f"note: {instances} instance{'s' if instances != 1 else ''} priced in "
                     f"{other} left out: add --fx {other}=<{code} per {other}>",
@@ -113,31 +122,3 @@ def _nothing(query: str | None, wanted: list[str] | None, count: int | None,
     listed = f"; instances of {', '.join(wanted or [])} have {', '.join(map(str, counts))} " \
              f"GPUs" if counts and wanted and count else ""
     return f"no cloud instance with {what}{where}{listed}"
-
-
-def _print_table(lines: list[dict], currency: str) -> None:
-    """The lines as a table: money through :mod:`planner.render.fmt`, ages in days."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from planner.render.fmt import price
-
-    table = Table(title=f"price per GPU-hour in {currency} ({len(lines)} instances)")
-    for header, right in (("GPU", False), ("QTY", True), ("INSTANCE", False),
-                          ("ON-DEMAND", True), ("SPOT", True), ("1-YEAR", True),
-                          ("REGION", False), ("AS OF", False), ("AGE (DAYS)", True)):
-        table.add_column(header, justify="right" if right else "left", no_wrap=True)
-    for line in lines:
-        table.add_row(line["gpu"], f"{line['gpus']:g}", line["id"],
-                      *(price(line[p], currency) for p in
-                        ("on_demand_per_gpu_hour", "spot_per_gpu_hour",
-                         "reserved_1y_per_gpu_hour")),
-                      line["region"], line["as_of"] or "",
-                      "" if line["age_days"] is None else str(line["age_days"]))
-    out = console()
-    if not out.is_terminal:  # a pipe, a file: every line whole, however wide
-        from rich.measure import Measurement
-
-        wide = Console(width=100_000)
-        out = console(width=Measurement.get(wide, wide.options, table).maximum)
-    out.print(table)

@@ -10,10 +10,10 @@ from pathlib import Path
 import click
 
 from planner.cli.common import (
-    DAY,
     STDIN_PATH,
     catalog_option,
     console,
+    date_option,
     epilog,
     fail,
     load_what_if,
@@ -59,8 +59,7 @@ def output_format(usage: str, output: str | None, fmt: str | None) -> tuple[str,
 @click.argument("usage", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", help="Output file; '-' writes to standard output.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format.")
-@click.option("--date", "date", type=DAY,
-              help="Date printed in the report (default: SOURCE_DATE_EPOCH, else today).")
+@date_option("the report")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size of the PDF (and of the HTML when printed).")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,

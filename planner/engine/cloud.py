@@ -12,6 +12,12 @@ from planner.engine.months import discount, horizon_mask
 from planner.messages import Message
 
 
+def is_reserved(card) -> bool:
+    """Whether ``card`` is a cloud that commits instances for a term (reserved pricing): the
+    engine's one test, on the term the card carries (0 for on-demand and spot)."""
+    return isinstance(card, CloudCard) and card.term_months > 0
+
+
 def rented_instance_hours(model: Model, card: CloudCard, needed: Array) -> Array:
     """Instance-hours rented for ``needed`` own GPU-hours in each month (SPEC §5.2). [h]"""
     return needed * instance_hours_per_gpu_hour(model, card)
@@ -125,15 +131,40 @@ def term_of_month(horizon_months: int, term_months: int) -> Array:
     return np.maximum(months - 1, 0) // term_months
 
 
-def term_weight(model: Model, disc: Array, term_months: int, term: int) -> Array:
-    """Σ of the discount factors of the months of one term inside the horizon; the last term
-    adds its months past the horizon, charged in month T. (S, 1) [months]"""
+def term_weight(model: Model, disc: Array, term_months: int, months: Array) -> Array:
+    """Σ of the discount factors of one term's ``months`` (indices into months 1..T, as
+    :func:`term_windows` gives them); the last term adds its months past the horizon, charged
+    in month T. (S, 1) [months]"""
     T = model.calendar.horizon_months
-    first, last = term * term_months + 1, min((term + 1) * term_months, T)
+    first, last = int(months[0]) + 1, int(months[-1]) + 1  # months 1..T, consecutive
     weight = disc[:, first:last + 1].sum(axis=1, keepdims=True)
     if last == T:
         weight = weight + ((-T) % term_months) * disc[:, T:T + 1]
     return weight
+
+
+def term_windows(model: Model, card: CloudCard, disc: Array) -> list[tuple[Array, Array]]:
+    """One window of months per commitment, each with its discounted weight: the months as
+    indices into months 1..T (month m is index m − 1, the columns of a (·, T) array), the
+    weight (S, 1) [months]. Each term j (months j·term + 1 .. min((j + 1)·term, T)) for
+    ``reserved_per_term``, whose best count depends on its own months alone; else the whole
+    horizon, SPEC §5.2's single count.
+
+    >>> from types import SimpleNamespace as N
+    >>> m = N(calendar=N(horizon_months=5))
+    >>> c = N(term_months=2, reserved_per_term=True)
+    >>> [(w.tolist(), float(v[0, 0])) for w, v in term_windows(m, c, np.ones((1, 6)))]
+    [([0, 1], 2.0), ([2, 3], 2.0), ([4], 2.0)]
+    """
+    T = model.calendar.horizon_months
+    term = card.term_months
+    if not card.reserved_per_term:
+        return [(np.arange(T), reservation_weight(model, disc, term))]
+    windows = []
+    for j in range(term_count(T, term)):
+        months = np.arange(j * term, min((j + 1) * term, T))
+        windows.append((months, term_weight(model, disc, term, months)))
+    return windows
 
 
 def reserved_counts(model: Model, card: CloudCard, hours: Array, disc: Array) -> Array:
@@ -159,12 +190,11 @@ def reserved_counts(model: Model, card: CloudCard, hours: Array, disc: Array) ->
                                        card.on_demand_price_per_hour, disc, weight)
         return np.broadcast_to(best, (max(rows, best.shape[0]), n))
     counts = []
-    for term in range(n):
-        first, last = term * card.term_months + 1, min((term + 1) * card.term_months, T)
-        window = np.r_[0, first:last + 1]  # month 0 first, as best_reserved_instances reads
+    for months, weight in term_windows(model, card, disc):
+        window = np.r_[0, months + 1]  # month 0 first, as best_reserved_instances reads
         counts.append(best_reserved_instances(
             hours[:, window], H, card.reserved_price_per_hour, card.on_demand_price_per_hour,
-            disc[:, window], term_weight(model, disc, card.term_months, term)))
+            disc[:, window], weight))
     counts = np.broadcast_arrays(*counts)
     return np.concatenate(counts, axis=1)
 
@@ -183,7 +213,7 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
     T = model.calendar.horizon_months
     in_horizon = horizon_mask(model)
     components: dict[str, Array] = {}
-    if card.pricing in ("reserved_1y", "reserved_3y"):
+    if is_reserved(card):
         hours = needed * per_gpu_hour
         disc = discount(model)
         per_term = reserved_counts(model, card, hours, disc)
@@ -217,7 +247,7 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
                                  card.storage_per_gb_month)
     flows = Flows(components=components, residual_value=np.zeros(rows), needed=needed,
                   served=needed, quantities=quantities)
-    if card.pricing in ("reserved_1y", "reserved_3y") and uses_term_counts(card):
+    if is_reserved(card) and uses_term_counts(card):
         flows.reserved_per_term = per_term
     memory_checks(model, card, rows, flows)
     return flows

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from planner.cards.model import Array, CloudCard, FreeTierCard, Model, OwnCard
-from planner.engine.cloud import rented_instance_hours
+from planner.engine.cloud import is_reserved, rented_instance_hours
 from planner.engine.crossing import first_crossing
 from planner.engine.free_tier import free_tier_capacity
 from planner.engine.months import discount, growth_factors
@@ -63,7 +63,7 @@ class ChainLine:
 
 def separable(model: Model, name: str) -> bool:
     """True when no member of the option's chain has reserved pricing."""
-    return not any(getattr(model.cards[n], "term_months", 0) for n in chain(model, name))
+    return not any(is_reserved(model.cards[n]) for n in chain(model, name))
 
 
 def _unit_rate(model: Model, name: str) -> tuple[Array, Array, bool]:
@@ -76,7 +76,7 @@ def _unit_rate(model: Model, name: str) -> tuple[Array, Array, bool]:
         hours = rented_instance_hours(model, card, per_unit)
         # A reserved cloud's cost couples the months: its part that depends on the work is
         # the walk of planner.engine.reserved_levels.reserved_events, not a rate.
-        price = 0.0 if card.term_months else card.price_per_hour
+        price = 0.0 if is_reserved(card) else card.price_per_hour
         rate = hours * price
         return np.full_like(rate, np.inf), rate, ~too_small
     if isinstance(card, OwnCard):
@@ -500,7 +500,7 @@ def shared_walk(blocks, flip: bool | None, delta0: Array, slope0: Array, bound: 
     columns = np.ones(2 * pos.size + 2, dtype=bool)
     columns[2:-1:2] = jumped
     return _first_at_or_below(coef, np.stack(basis)[:, columns], _points(pos, end)[columns],
-                              tol, sign0)
+                              tol)
 
 
 def _points(pos: Array, end: float) -> Array:
@@ -524,8 +524,7 @@ def _walk_values(pos: Array, end: float, slope: Array, jump: Array) -> Array:
     return out
 
 
-def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array,
-                       sign0: Array) -> Array:
+def _first_at_or_below(coef: Array, basis: Array, xs: Array, tol: Array) -> Array:
     """The first point where the walk, turned to start positive (``coef`` @ ``basis``), is at
     or below its tolerance: a zero there, or a sign change from the point before, solved
     linearly; NaN where there is none. The points are evaluated block by block, each for the

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.cards.model import Array, CloudCard, Model, col, repeat_scenarios
+from planner.cards.model import Array, Model, col, repeat_scenarios
 from planner.engine.flows import Flows, present_value, total_cost
 from planner.engine.months import work_by_month
 from planner.engine.tco import chain, option_flows
@@ -129,6 +129,3 @@ def rent_then_buy_month(rent_per_month: Array, buy_cost: float) -> int | None:
     return int(reached[0]) + 1 if reached.size else None
 
 
-def is_reserved(card) -> bool:
-    """Whether a cloud card commits instances (reserved pricing)."""
-    return isinstance(card, CloudCard) and card.pricing in ("reserved_1y", "reserved_3y")

@@ -8,11 +8,10 @@ import numpy as np
 
 from planner.cards.model import Array, Model, OwnCard
 from planner.engine.cloud import (
+    is_reserved,
     rented_instance_hours,
-    reservation_weight,
-    term_count,
     term_of_month,
-    term_weight,
+    term_windows,
 )
 from planner.engine.linear import LevelSearch, chain_line, first_service_capacity, variable_pv
 from planner.engine.months import discount
@@ -45,7 +44,7 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
 
     members = chain(model, name)
     card = model.cards[members[-1]]
-    if getattr(card, "term_months", 0) == 0:
+    if not is_reserved(card):
         return []
     line = chain_line(model, name)
     before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
@@ -75,16 +74,8 @@ def reserved_breakpoints(model: Model, name: str, growth: Array, bound: Array) -
     disc = discount(model)
     per_level = (card.on_demand_price_per_hour * disc[:, 1:] * kappa
                  * growth)  # β_m = p·disc_m·κ·g_m: the slope of s_R where it rises, (S, T)
-    # One window of months per commitment: the whole horizon for SPEC §5.2's single count,
-    # each term for per_term (its best count depends on its own months alone).
-    if card.reserved_per_term:
-        windows = [(np.flatnonzero(term_of_month(T, card.term_months)[1:] == j),
-                    term_weight(model, disc, card.term_months, j))
-                   for j in range(term_count(T, card.term_months))]
-    else:
-        windows = [(np.arange(T), reservation_weight(model, disc, card.term_months))]
     out = []
-    for months, weight in windows:
+    for months, weight in term_windows(model, card, disc):
         commitment = card.reserved_price_per_hour * H * weight  # c, (S, 1)
         window_before = before if np.shape(before)[1] == 1 else before[:, months]
         out.append(_count_switches(counts, r_max, rows, H, kappa, window_before,
@@ -214,7 +205,7 @@ def reserved_events(model: Model, name: str, growth: Array,
     """
     members = chain(model, name)
     card = model.cards[members[-1]]
-    if getattr(card, "term_months", 0) == 0:
+    if not is_reserved(card):
         return np.zeros((1, 0)), np.zeros((1, 0))
     line = chain_line(model, name)
     before = sum((seg.capacity for seg in line.segments[:-1]), np.zeros((1, 1)))
@@ -242,14 +233,8 @@ def reserved_events(model: Model, name: str, growth: Array,
     if not r_max * (T + 1) <= MAX_RESERVED_EVENTS:
         return None
     counts = np.arange(int(r_max) + 1, dtype=float)
-    if card.reserved_per_term:
-        windows = [(np.flatnonzero(term_of_month(T, card.term_months)[1:] == j),
-                    term_weight(model, disc, card.term_months, j))
-                   for j in range(term_count(T, card.term_months))]
-    else:
-        windows = [(np.arange(T), reservation_weight(model, disc, card.term_months))]
     positions, slopes = [], []
-    for months, weight in windows:
+    for months, weight in term_windows(model, card, disc):
         commitment = card.reserved_price_per_hour * H * weight
         window_before = before if np.shape(before)[1] == 1 else before[:, months]
         p, s = _count_events(counts, rows, H, kappa, window_before, growth[:, months],

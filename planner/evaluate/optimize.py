@@ -25,16 +25,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from planner.engine.cloud import is_reserved
 from planner.engine.fleet import covering_machines
 from planner.engine.mix import (
     best_candidate,
     candidate_flows,
     candidate_values,
-    is_reserved,
     rent_then_buy_month,
 )
 from planner.errors import UserError
 from planner.messages import Message, Money, render
+from pricing.pricings import TERM_MONTHS
 
 #: The most candidates one search evaluates; beyond, the file's mix is refused.
 MAX_CANDIDATES = 2_000_000
@@ -154,7 +155,7 @@ def mix_plan(plan):
         changes[f"options.{name}.own.machines"] = 1
         changes[f"options.{name}.own.purchase_month"] = 0
     last = plan.usage["options"][[o["name"] for o in plan.usage["options"]].index(members[-1])]
-    if last.get("pricing") in ("reserved_1y", "reserved_3y"):
+    if last.get("pricing") in TERM_MONTHS:
         changes[f"options.{members[-1]}.reserved_instances"] = "per_term"
     return plan.replace(changes)
 

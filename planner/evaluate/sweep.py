@@ -309,7 +309,7 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
         put("gpu", -1 if gpu is None else spec.gpu_categories.index(gpu), option)
         for field in SCALAR_FIELDS:
             if field not in ("kind", "gpu") and field in columns:
-                put(field, _field(resolved.model, o, field, rows), option)
+                put(field, _field(resolved.model, o, field), option)
     # (1,) when no option depends on the swept values: one answer for every scenario.
     put("cheapest", np.broadcast_to(figures.cheapest, (rows,))[:, None])
     for pair in figures.pairs:
@@ -363,7 +363,7 @@ def _overflow_error(model, names, values, index, chunk) -> UserError:
         path=names[0] if len(names) == 1 else "")])
 
 
-def _field(model, o, field: str, rows: int) -> np.ndarray:
+def _field(model, o, field: str) -> np.ndarray:
     # (rows,) or (1,): the column's assignment broadcasts, so no broadcast view is made here.
     card = model.cards[o.name]
     if field == "gpus":

@@ -57,6 +57,9 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
         ("GPUs handed out at random ({handed_out}); costs use the expected speed of the "
          "sessions that get a GPU with enough memory"),
         "GPU 随机分配（{handed_out}）；成本按分到足够显存 GPU 的会话的期望速度计算"),
+    # cleanup (review E7): warning.random_gpus's handed_out as a list of GPU and share
+    "warning.gpu_share": ("{gpu} {share}", "{gpu} {share}"),
+    "warning.list": ("{first}, {rest}", "{first}，{rest}"),
 
     # the plan's own warnings (the JSON's top-level warnings): values legal but probably
     # not meant, each with its key path and place in the file, and prices that are old

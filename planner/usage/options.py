@@ -30,6 +30,7 @@ from planner.usage.values import (
 from planner.usage.vocabulary import (
     option_kind,
 )
+from pricing.pricings import PRICINGS
 
 # ---------------------------------------------------------------------------------------------
 # §1.3 options: what the kind key describes
@@ -266,8 +267,8 @@ class CloudOption(Map):
 
     name: OptionName = key(_NAME_DESCRIPTION)
     cloud: CloudRef
-    pricing: Literal["on_demand", "spot", "reserved_1y", "reserved_3y"] = key(
-        "Which price is paid: on_demand, spot, reserved_1y, reserved_3y.", "on_demand")
+    pricing: Literal[PRICINGS] = key(
+        f"Which price is paid: {', '.join(PRICINGS)}.", "on_demand")
     region: Text | None = key(
         "Catalog region (catalog ids only).", None, default_text="cheapest listed")
     relative_speed: Positive | None = key(

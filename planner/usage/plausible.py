@@ -37,7 +37,7 @@ MIN_PURCHASE_PRICE = 100.0
 #: A whole machine drawing less than this is probably given in kW. [W]
 MIN_POWER_WATTS = 10.0
 #: A lifetime longer than this is probably given in months. [years]
-MAX_LIFETIME_YEARS = 20.0
+PLAUSIBLE_LIFETIME_YEARS = 20.0
 #: More identical machines than this are probably GPUs or hours, not machines. [machines]
 MAX_MACHINES = 1000
 #: The hours of a 31-day month; more are probably the hours of a year. [h]
@@ -122,7 +122,7 @@ def _own(path: str, own: Mapping[str, Any], currency: str) -> Iterator[tuple[str
         yield f"{path}.power_watts", Message("plausible.power_watts", value=power,
                                              guess=power * 1000.0)
     years = _number(own.get("lifetime_years"))
-    if years is not None and years > MAX_LIFETIME_YEARS:
+    if years is not None and years > PLAUSIBLE_LIFETIME_YEARS:
         yield f"{path}.lifetime_years", Message("plausible.lifetime_years", value=years,
                                                 guess=years / 12.0)
     machines = _number(own.get("machines"))

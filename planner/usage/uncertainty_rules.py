@@ -37,7 +37,7 @@ def uncertainty_problems(data: Mapping[str, Any]) -> list[Problem]:
             problems.append(Problem("list at least one input to draw", path=f"{BASE}.inputs"))
         for name, spec in inputs.items():
             problems += _input_problems(data, str(name), spec)
-        problems += _demand_form_problems(data, [str(n) for n in inputs])
+        problems += _demand_form_problems([str(n) for n in inputs])
     correlations = block.get("correlations")
     if isinstance(correlations, list) and isinstance(inputs, Mapping):
         problems += _correlation_problems(correlations, [str(n) for n in inputs])
@@ -123,7 +123,7 @@ def _overlaps(low: float, high: float, valid: NumberRange) -> bool:
     return True
 
 
-def _demand_form_problems(data: Mapping[str, Any], names: list[str]) -> list[Problem]:
+def _demand_form_problems(names: list[str]) -> list[Problem]:
     """Two forms of one demand key drawn together (the second would replace the first)."""
     problems = []
     for group in EXCLUSIVE_DEMAND_KEYS:

@@ -50,7 +50,7 @@ def cumulative_bands(result: Result, width_inches: float = WIDTH_INCHES,
         floor_at_zero(ax, [np.asarray(b["p95"]) for b in bands.values()])
         ax.set_xlabel(t("chart.months_from_today"))
         ax.set_ylabel(t("chart.cumulative"))
-        legend_rows = legend_below(ax, len(bands), width_inches)
+        legend_rows = legend_below(ax, width_inches)
         arrange(ax.figure, [[ax]], legend_rows=legend_rows, right=12.0)
         return t("label.bands")
 

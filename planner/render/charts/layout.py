@@ -31,7 +31,7 @@ def _legend_columns(labels: list[str], width_inches: float) -> int:
     return next((c for c in range(min(len(labels), 4), 1, -1) if width(c) <= available), 1)
 
 
-def legend_below(ax: Axes, count: int, width_inches: float = WIDTH_INCHES) -> int:
+def legend_below(ax: Axes, width_inches: float = WIDTH_INCHES) -> int:
     """The legend at the foot of a figure ``width_inches`` wide, in as many columns (up to 4)
     as fit across it; returns its number of rows."""
     handles, labels = ax.get_legend_handles_labels()

@@ -117,7 +117,7 @@ def cumulative_cost_figure(result: Result) -> Figure | None:
         curves = _draw_cumulative(ax, drawn, styles, cheapest, horizon, currency, steps)
         _clip_outliers(ax, curves, lambda name, x, y: t(
             "chart.off_by_month", name=name, money=fmt.money_short(y, currency), month=f"{x:.0f}"))
-        legend_rows = legend_below(ax, len(drawn))
+        legend_rows = legend_below(ax)
         arrange(ax.figure, [[ax]], legend_rows=legend_rows, right=12.0)
         _mark_break_even_months(ax, result, curves, horizon, lambda: arrange(
             ax.figure, [[ax]], legend_rows=legend_rows, right=12.0))
@@ -193,7 +193,7 @@ def cost_vs_usage_figure(result: Result) -> Figure | None:
                         part["present_value"].to_numpy(dtype=float)) for name, part in curves},
             lambda name, x, y: t("chart.off_at_usage", name=name,
                                  money=fmt.money_short(y, currency), usage=fmt.number(x)))
-        legend_rows = legend_below(ax, len(curves))
+        legend_rows = legend_below(ax)
         arrange(ax.figure, [[ax]], legend_rows=legend_rows, right=14.0)
         _mark_break_even_usage(ax, result, lambda: arrange(
             ax.figure, [[ax]], legend_rows=legend_rows, right=14.0))

@@ -79,7 +79,7 @@ def best_mix(result: Result) -> str | None:
         money_axis(ax, currency)
         ax.set_xlabel(t("chart.mix_x", option=name))
         ax.set_ylabel(t("chart.mix_y", currency=currency))
-        rows = legend_below(ax, len(lines))
+        rows = legend_below(ax)
         arrange(ax.figure, [[ax]], legend_rows=rows, right=12.0)
         return t("mix.title")
 

@@ -1,43 +1,45 @@
-"""The catalog's rows as a table on the terminal: which columns fit its width, how wide each
-is, and headers folded at their underscores. Which columns a view wants is
-:func:`pricing.query.view_columns`'s choice."""
+"""The catalog's tables on the terminal (``planner catalog``, ``planner gpus``): a table's rows
+laid out for a terminal of a given width (which columns fit, how wide each is, headers folded
+at their underscores) or whole for a pipe or a file, and the prices per GPU-hour with money
+through :mod:`planner.render.fmt`. Which columns a catalog view wants is
+:func:`pricing.query.view_columns`'s choice; the command line prints what is built here."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pricing import query
 
-__all__ = ["print_table"]
+if TYPE_CHECKING:
+    import rich.table
+
+__all__ = ["catalog_table", "gpu_prices_table", "whole_width"]
 
 
-def print_table(table: str, rows: list[dict]) -> None:
-    """The rows as a table; every row shows its as-of date and source (SPEC §3).
+def catalog_table(table: str, rows: list[dict], terminal_width: int | None) -> rich.table.Table:
+    """The rows of catalog ``table``; every row shows its as-of date and source (SPEC §3).
 
-    Not on a terminal (a pipe, a file), every cell is shown whole on one line, however wide
-    the table. On a terminal the table fits its width: values keep their width, headers fold,
-    a long source is cut with "…"; the columns that do not fit beside the id, the as-of date,
-    the age and the source are left out, and the caption names them.
+    For a pipe or a file (``terminal_width`` None), every cell is shown whole on one line,
+    however wide the table (print it :func:`whole_width` wide). On a terminal the table fits
+    ``terminal_width`` characters: values keep their width, headers fold, a long source is cut
+    with "…"; the columns that do not fit beside the id, the as-of date, the age and the source
+    are left out, and the caption names them.
     """
-    from rich.console import Console
-    from rich.measure import Measurement
     from rich.table import Table
 
-    from planner.cli.common import console as make_console
     from pricing.catalog import TABLES
 
     columns = query.view_columns(table, [c.name for c in TABLES[table]], rows)
     cells = {c: [_cell(c, row.get(c)) for row in rows] for c in columns}
     title = f"{table} ({len(rows)} rows)"
-    console = make_console()
-    if not console.is_terminal:
+    if terminal_width is None:
         out = Table(title=title)
         for column in columns:
             out.add_column(column, no_wrap=True)
         for i in range(len(rows)):
             out.add_row(*(cells[c][i] for c in columns))
-        wide = Console(width=100_000)
-        make_console(width=Measurement.get(wide, wide.options, out).maximum).print(out)
-        return
-    widths = _terminal_widths(columns, cells, console.width)
+        return out
+    widths = _terminal_widths(columns, cells, terminal_width)
     shown = [c for c in columns if c in widths]
     left_out = [c for c in columns if c not in widths]
     caption = (f"left out to fit the terminal: {', '.join(left_out)} (a wider terminal, a pipe "
@@ -51,7 +53,38 @@ def print_table(table: str, rows: list[dict]) -> None:
             out.add_column(header, overflow="fold", width=widths[column])
     for i in range(len(rows)):
         out.add_row(*(cells[c][i] for c in shown))
-    console.print(out)
+    return out
+
+
+def gpu_prices_table(lines: list[dict], currency: str) -> rich.table.Table:
+    """``planner gpus``'s lines (:func:`pricing.gpu_prices.price_lines`) as a table: the
+    prices per GPU-hour in ``currency`` through :mod:`planner.render.fmt`, ages in days."""
+    from rich.table import Table
+
+    from planner.render.fmt import price
+
+    table = Table(title=f"price per GPU-hour in {currency} ({len(lines)} instances)")
+    for header, right in (("GPU", False), ("QTY", True), ("INSTANCE", False),
+                          ("ON-DEMAND", True), ("SPOT", True), ("1-YEAR", True),
+                          ("REGION", False), ("AS OF", False), ("AGE (DAYS)", True)):
+        table.add_column(header, justify="right" if right else "left", no_wrap=True)
+    for line in lines:
+        table.add_row(line["gpu"], f"{line['gpus']:g}", line["id"],
+                      *(price(line[p], currency) for p in
+                        ("on_demand_per_gpu_hour", "spot_per_gpu_hour",
+                         "reserved_1y_per_gpu_hour")),
+                      line["region"], line["as_of"] or "",
+                      "" if line["age_days"] is None else str(line["age_days"]))
+    return table
+
+
+def whole_width(table: rich.table.Table) -> int:
+    """The characters ``table`` needs to show every line whole. [characters]"""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    wide = Console(width=100_000)
+    return Measurement.get(wide, wide.options, table).maximum
 
 
 def _header_parts(column: str) -> list[str]:
