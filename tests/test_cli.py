@@ -124,7 +124,7 @@ def test_catalog_option_overrides_built_in_rows(run, tmp_path):
     header = list(row)
     quote = {**{k: row[k] for k in header}, "id": "gcp/a2-highgpu-1g", "provider": "gcp",
              "instance": "a2-highgpu-1g", "region": "us-central1", "gpu": "a100-40gb",
-             "gpus": 1, "price_per_hour": 1.0, "spot_price_per_hour": 0.5}
+             "gpus": 1, "price_per_hour": 1.0, "spot_price_per_hour": 0.5, "currency": "USD"}
     path = tmp_path / "quotes.csv"
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=header)

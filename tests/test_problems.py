@@ -81,12 +81,12 @@ def test_resolve_reports_problems_with_their_suggestions():
     usage["demand"]["reference_gpu"] = "a100-80g"
     found = resolve(usage, plan.catalog).issues
     assert found == [Problem("unknown GPU 'a100-80g' in the catalog", path="demand.reference_gpu",
-                             suggestion="'a100-80gb' or 'h100-80gb' or 'a100-40gb'")]
+                             suggestion="'a100-80gb' or 'h100-80gb' or 'a800-80gb'")]
     with pytest.raises(UserError) as caught:  # the plan locates them (the dict has no lines)
         planner.load(small(demand={"gpu_hours_per_month": 100, "reference_gpu": "a100-80g"}))
     assert str(caught.value) == ("<input>: demand.reference_gpu: unknown GPU 'a100-80g' in the "
                                  "catalog (did you mean 'a100-80gb' or 'h100-80gb' or "
-                                 "'a100-40gb'?)")
+                                 "'a800-80gb'?)")
 
 
 def test_catalog_checks_give_located_problems(tmp_path):

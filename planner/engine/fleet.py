@@ -34,6 +34,7 @@ from planner.cards.model import (
     repeat_scenarios,
     take_scenarios,
 )
+from planner.engine.cloud import is_reserved
 from planner.engine.flows import present_value
 from planner.engine.months import work_by_month
 from planner.engine.own import MAX_AUTO_MACHINES, machine_capacity
@@ -149,7 +150,7 @@ def _piecewise_linear(model: Model, name: str) -> bool:
     if not targets:
         return True
     card = model.cards[targets[0]]
-    return len(targets) == 1 and isinstance(card, CloudCard) and not card.term_months
+    return len(targets) == 1 and isinstance(card, CloudCard) and not is_reserved(card)
 
 
 def _breakpoint_counts(model: Model, name: str, cover: Array) -> Array:
