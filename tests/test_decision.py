@@ -192,7 +192,7 @@ def test_the_first_page_states_what_the_overflow_does():
                if note.startswith("box"))
 
 
-def test_the_first_page_says_what_a_runner_up_passes_on():
+def test_the_first_page_says_what_an_option_that_passes_most_on_is_made_of():
     """A tier of 10 GPU-hours a month for 100 needed: it serves 10 %, its fallback 90 h × $1
     = $90 a month, $1,080 over 12 months, all of its cost; the desktop ($500) is cheapest."""
     plan = {"version": 1, "horizon_months": 12, "demand": {"gpu_hours_per_month": 100},
@@ -209,6 +209,14 @@ def test_the_first_page_says_what_a_runner_up_passes_on():
     assert content.decision_notes(result) == (
         "The runner-up tier serves 10% of the GPU\u2011hours itself: rented serves the other "
         "90%, and all of its $1,080 is paid to rented.")
+    # The desktop at $5,000: the tier is the cheapest, and page 1 says what it is made of.
+    plan["options"][2]["own"]["purchase_price"] = 5000
+    result = planner.load(plan).evaluate()
+    assert result.data["cheapest"] == "tier" and result.runner_up == "rented"
+    assert content.decision_notes(result) == (
+        "tier serves 10% of the GPU\u2011hours itself: rented serves the other 90%, and all "
+        "of its $1,080 is paid to rented.")
+    plan["options"][2]["own"]["purchase_price"] = 500
     # A tier that serves half or more is not explained.
     plan["options"][0]["free_tier"]["monthly_quota_hours"] = 50
     assert content.decision_notes(planner.load(plan).evaluate()) == ""
@@ -232,6 +240,13 @@ def test_the_cheapest_costs_least_and_never_ties_its_own_target(rows):
     share = np.array([[r[1] for r in rows]])
     n = len(rows)
     target = [r[2] if 0 <= r[2] < n and r[2] != i else None for i, r in enumerate(rows)]
+    for i in range(n):  # a plan's chains never loop (a cycle is a problem of the file)
+        seen, at = {i}, target[i]
+        while at is not None and at not in seen:
+            seen.add(at)
+            at = target[at]
+        if at is not None:
+            target[i] = None
     index = int(cheapest_index(pv, share, target)[0])
     if not np.isfinite(pv).any():
         assert index == -1

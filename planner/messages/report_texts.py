@@ -55,6 +55,16 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
          "the other {passed}, at {cost} of its {total}."),
         ("次优方案 {name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
          "费用 {cost}（总成本 {total}）。")),
+    "served.cheapest": (
+        ("{name} serves {served} of the GPU\u2011hours itself: {target} serves the other "
+         "{passed}, at {cost} of its {total}."),
+        ("{name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
+         "费用 {cost}（总成本 {total}）。")),
+    "served.cheapest_all": (
+        ("{name} serves {served} of the GPU\u2011hours itself: {target} serves the other "
+         "{passed}, and all of its {total} is paid to {target}."),
+        ("{name} 自身只承担 {served} 的 GPU 小时：其余 {passed} 由 {target} 承担，"
+         "其全部成本 {total} 都付给 {target}。")),
     "served.runner_up_all": (
         ("The runner-up {name} serves {served} of the GPU\u2011hours itself: {target} serves "
          "the other {passed}, and all of its {total} is paid to {target}."),

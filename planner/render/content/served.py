@@ -59,9 +59,26 @@ def overflow_sentence(result: Result) -> str:
 
 def runner_up_sentence(result: Result) -> str:
     """What the runner-up is made of when it passes most of its work on ("The runner-up kaggle
-    serves 1% of the GPU-hours itself: a100-spot serves the other 99%, at $129,000 of its
-    $130,538."): the verdict names an option whose cost is mostly another's ("" otherwise)."""
-    name = result.runner_up
+    serves 1% of the GPU-hours itself: a100-spot serves the other 99%, and all of its $130,538
+    is paid to a100-spot."): the verdict names an option whose cost is mostly another's
+    ("" otherwise)."""
+    return _passes_most(result, result.runner_up, "served.runner_up")
+
+
+def cheapest_sentence(result: Result) -> str:
+    """The same for the cheapest option when it is not owned (an owned one's overflow has
+    :func:`overflow_sentence`): "ai-studio serves 3% of the GPU-hours itself: …"."""
+    name = result.data.get("cheapest")
+    row = next((r for r in all_options(result) if r["name"] == name), None)
+    if row is None or row["kind"] == "own":
+        return ""
+    return _passes_most(result, name, "served.cheapest")
+
+
+def _passes_most(result: Result, name: str | None, key: str) -> str:
+    """``key``'s sentence on option ``name`` when it passes more than
+    :data:`MOSTLY_OVERFLOW_SHARE` of its GPU-hours to its target ("" otherwise); ``key +
+    "_all"`` when all of its cost is what it passes on (a free tier's own cost is nothing)."""
     target = result.passed_to.get(name) if name is not None else None
     row = next((r for r in all_options(result) if r["name"] == name), None)
     if row is None or target is None or fmt.is_missing(row.get("passed_cost")):
@@ -70,8 +87,8 @@ def runner_up_sentence(result: Result) -> str:
     if fmt.is_missing(share) or 1.0 - share <= MOSTLY_OVERFLOW_SHARE:
         return ""
     currency = result.data["currency"]
-    # a free tier's own cost is nothing: all it costs is what it passes on
-    key = "served.runner_up_all" if row["passed_cost"] >= row["total_cost"] else "served.runner_up"
+    if row["passed_cost"] >= row["total_cost"]:
+        key += "_all"
     return t(key, name=name, served=served_text(row),
              passed=served_text({"served_share": 1.0 - share}), target=target,
              cost=money_text(row["passed_cost"], currency),
@@ -82,4 +99,4 @@ def decision_notes(result: Result) -> str:
     """Who does the work, in one to three sentences for the first page ("" when nothing needs
     saying)."""
     return join_sentences([same_as_sentences(result), overflow_sentence(result),
-                           runner_up_sentence(result)])
+                           cheapest_sentence(result), runner_up_sentence(result)])
