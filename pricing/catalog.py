@@ -141,11 +141,16 @@ class Catalog:
             raise CatalogLookupError("cloud", cloud_id, self.near_cloud_ids(cloud_id)) from None
 
     def near_cloud_ids(self, cloud_id: str, n: int = 3) -> list[str]:
-        """Up to ``n`` cloud ids close to ``cloud_id``, for a did-you-mean: the closest first;
-        among ids exactly as close, the instance with fewer GPUs first (``runpod/RTX4090``
-        suggests ``runpod/1x_RTX4090_SECURE`` before the 2x, 4x and 8x instances)."""
+        """Up to ``n`` cloud ids close to ``cloud_id``, for a did-you-mean: the typed provider's
+        ids first (``runpod/RTX4090`` suggests RunPod's 4090s before ``autodl/RTX-4090``), then
+        the others; in each, the closest first and, among ids exactly as close, the instance
+        with fewer GPUs first (``runpod/1x_RTX4090_SECURE`` before the 2x, 4x and 8x)."""
         gpus = {rows[0].id: rows[0].gpus for rows in self._clouds.values()}
-        return close_matches(cloud_id, gpus, n, rank=lambda c: gpus[c])
+        provider = cloud_id.split("/", 1)[0].strip().lower() + "/" if "/" in cloud_id else None
+        own = [c for c in gpus if provider and c.lower().startswith(provider)]
+        first = close_matches(cloud_id, own, n, rank=lambda c: gpus[c])
+        others = [c for c in gpus if c not in own]
+        return first + close_matches(cloud_id, others, n - len(first), rank=lambda c: gpus[c])
 
     def cloud(
         self, cloud_id: str, region: str | None = None, pricing: str = "on_demand"
