@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from planner.engine.shares import MOSTLY_OVERFLOW_SHARE
+from planner.engine.shares import mostly_overflow
 from planner.render import fmt
 from planner.render.content.common import all_options, join_sentences, money_text
 from planner.render.i18n import t
@@ -77,14 +77,14 @@ def cheapest_sentence(result: Result) -> str:
 
 def _passes_most(result: Result, name: str | None, key: str) -> str:
     """``key``'s sentence on option ``name`` when it passes more than
-    :data:`MOSTLY_OVERFLOW_SHARE` of its GPU-hours to its target ("" otherwise); ``key +
+    :data:`planner.engine.shares.MOSTLY_OVERFLOW_SHARE` of its GPU-hours to its target ("" otherwise); ``key +
     "_all"`` when all of its cost is what it passes on (a free tier's own cost is nothing)."""
     target = result.passed_to.get(name) if name is not None else None
     row = next((r for r in all_options(result) if r["name"] == name), None)
     if row is None or target is None or fmt.is_missing(row.get("passed_cost")):
         return ""
     share = row.get("served_share")
-    if fmt.is_missing(share) or 1.0 - share <= MOSTLY_OVERFLOW_SHARE:
+    if fmt.is_missing(share) or not mostly_overflow(share):
         return ""
     currency = result.data["currency"]
     if row["passed_cost"] >= row["total_cost"]:
