@@ -4,8 +4,8 @@
   same, byte for byte, as when every renderer measures for itself;
 - the PDF's charts handed to WeasyPrint as SVG images (planner/render/html.py): every chart
   of the HTML becomes one image of the same SVG, which an XML parser reads;
-- fonts subset without their layout tables (planner/render/pdf_fonts.py): the same glyphs,
-  character map and widths.
+- fonts subset by HarfBuzz (planner/render/pdf_fonts.py): the used glyphs at their ids, with
+  their outlines and widths.
 
 Speed itself is measured in bench/report_bench.py, never here.
 """
@@ -83,17 +83,38 @@ def test_the_pdf_gets_every_chart_as_one_svg_image(result):
         assert root.find("{http://www.w3.org/2000/svg}title").text == alt
 
 
-def test_fonts_keep_their_glyphs_without_the_layout_tables():
+def test_harfbuzz_keeps_the_used_glyphs_at_their_ids():
     from fontTools.ttLib import TTFont
     from matplotlib import get_data_path
 
-    from planner.render.pdf_fonts import LAYOUT_TABLES, without_layout_tables
+    from planner.render.pdf_fonts import harfbuzz_subset
 
     original = (Path(get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf").read_bytes()
-    before, after = TTFont(io.BytesIO(original)), TTFont(io.BytesIO(without_layout_tables(original)))
-    assert all(tag in before for tag in LAYOUT_TABLES)
-    assert not any(tag in after for tag in LAYOUT_TABLES)
-    assert after.getGlyphOrder() == before.getGlyphOrder()
-    assert after.getBestCmap() == before.getBestCmap()
-    assert after["hmtx"].metrics == before["hmtx"].metrics
-    assert after["glyf"]["A"].coordinates == before["glyf"]["A"].coordinates
+    before = TTFont(io.BytesIO(original))
+    order = before.getGlyphOrder()
+    used = sorted(order.index(name) for name in ("A", "z", "Euro", "one"))
+    after = TTFont(io.BytesIO(harfbuzz_subset(original, 0, used, hinting=False,
+                                              notdef_outline=False)))
+    assert len(after.getGlyphOrder()) == used[-1] + 1  # the glyphs after the last used go
+    assert not any(tag in after for tag in ("GSUB", "GPOS"))
+    glyphs, kept = before["glyf"], after["glyf"]
+    for gid in used:  # the same outline and width at the same id
+        name, new_name = order[gid], after.getGlyphOrder()[gid]
+        assert kept[new_name].coordinates == glyphs[name].coordinates
+        assert after["hmtx"].metrics[new_name][0] == before["hmtx"].metrics[name][0]
+    unused = next(gid for gid in range(1, used[-1]) if gid not in used
+                  and glyphs[order[gid]].numberOfContours > 0)
+    assert kept[after.getGlyphOrder()[unused]].numberOfContours == 0  # emptied
+    assert len(harfbuzz_subset(original, 0, used, hinting=False, notdef_outline=False)) < \
+        len(original) / 10
+
+
+def test_the_subsetting_is_weasyprints_own_again_after_the_block():
+    from weasyprint.pdf import fonts
+
+    from planner.render.pdf_fonts import harfbuzz_subsetting
+
+    original = fonts.Font._fonttools_subset
+    with harfbuzz_subsetting():
+        assert fonts.Font._fonttools_subset is not original
+    assert fonts.Font._fonttools_subset is original

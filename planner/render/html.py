@@ -329,9 +329,9 @@ def write_pdf(document: weasyprint.Document, date: datetime.date) -> bytes:
     """The PDF of a laid-out ``document``, its font subsets stamped with ``date`` (see
     :func:`render_pdf`) and made without decoding the tables they leave out
     (:mod:`planner.render.pdf_fonts`)."""
-    from planner.render.pdf_fonts import lean_font_subsetting
+    from planner.render.pdf_fonts import harfbuzz_subsetting
 
-    with _PDF_LOCK, _collecting_new_objects_only(), lean_font_subsetting():
+    with _PDF_LOCK, _collecting_new_objects_only(), harfbuzz_subsetting():
         if "SOURCE_DATE_EPOCH" in os.environ:
             return document.write_pdf()
         midnight = datetime.datetime.combine(date, datetime.time(), datetime.timezone.utc)
