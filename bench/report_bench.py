@@ -1,7 +1,8 @@
 """Benchmark: the program's own work of ``planner report`` on the lab example, HTML and PDF.
 
 Each run is a fresh interpreter, as on the command line, that first imports what a report
-needs (planner, numpy, pandas, scipy, matplotlib, jinja2, Babel, WeasyPrint, fontTools) and then
+needs (planner, numpy, pandas, scipy, matplotlib, jinja2, Babel, WeasyPrint, fontTools,
+uharfbuzz) and then
 times load + evaluate + render of ``examples/usage.yaml`` only: imports excluded, first-use
 costs (fonts found) included. The templates are compiled in the first run only: jinja2's
 bytecode cache keeps them for the next processes (planner/render/html.py), so the first run
@@ -35,7 +36,7 @@ TARGETS = {"html": 0.5, "pdf": 2.0}
 CHILD = r"""
 import datetime, functools, importlib, json, pkgutil, sys, time
 import matplotlib.backends.backend_agg, matplotlib.backends.backend_svg, matplotlib.figure
-import fontTools.subset, weasyprint
+import fontTools.subset, uharfbuzz, weasyprint
 # What planner imports on first use (inside a function) is an import too.
 import babel.dates, babel.numbers, babel.plural, encodings.unicode_escape, encodings.utf_8_sig
 import jinja2, jinja2.bccache, jinja2.compiler, jinja2.nodes, jinja2.optimizer, markupsafe

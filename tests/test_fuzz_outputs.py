@@ -79,18 +79,23 @@ def _user_texts(value) -> list[str]:
     return []
 
 
-def _without(text: str, doc, result) -> str:
-    """``text`` with the user's own texts (and the texts the result derives from them:
-    reasons and warnings quote names) taken out, longest first."""
-    texts = _user_texts(doc) + _user_texts(result.to_dict())
-    for piece in sorted(set(texts), key=len, reverse=True):
-        if len(piece) > 0:
-            text = text.replace(piece, " ")
+def _without(text: str, pieces: list[str]) -> str:
+    """``text`` with the user's own texts ``pieces`` (:func:`_texts_of`) taken out."""
+    for piece in pieces:
+        text = text.replace(piece, " ")
     return text
+
+
+def _texts_of(doc, result) -> list[str]:
+    """The user's own texts of ``doc`` and the texts the result derives from them (reasons
+    and warnings quote names), longest first: what :func:`_without` takes out."""
+    texts = _user_texts(doc) + _user_texts(result.to_dict())
+    return [piece for piece in sorted(set(texts), key=len, reverse=True) if piece]
 
 
 def check_outputs(doc, result, formats=CHEAP) -> None:
     d = result.to_dict(DAY)  # the JSON report of that day (its warnings say how old prices are)
+    pieces, texts = _texts_of(doc, result), set(_user_texts(d))
     for fmt in formats:
         content = render(result, fmt, date=DAY)
         assert isinstance(content, bytes) and content, fmt
@@ -99,19 +104,19 @@ def check_outputs(doc, result, formats=CHEAP) -> None:
                 raise AssertionError(f"{name} in the JSON report")
             assert json.loads(content, parse_constant=refuse) == json.loads(json.dumps(d))
         elif fmt == "csv":
-            if any("\r" in t for t in _user_texts(d)):
+            if any("\r" in t for t in texts):
                 event("csv with a carriage return in a name")
             rows = list(csv.reader(io.StringIO(content.decode("utf-8"), newline="")))
             assert len(rows) == 1 + len(d["options"])
             assert len({len(r) for r in rows}) == 1, "every row has every column"
             names = [o["name"] for o in d["options"]]
             assert [r[0] for r in rows[1:]] == names
-            numbers = " ".join(c for r in rows[1:] for c in r if c not in _user_texts(d))
-            assert not NOT_A_NUMBER.search(_without(numbers, doc, result)), numbers
+            numbers = " ".join(c for r in rows[1:] for c in r if c not in texts)
+            assert not NOT_A_NUMBER.search(_without(numbers, pieces)), numbers
         elif fmt == "xlsx":
             from openpyxl import load_workbook
 
-            if any(XML_ILLEGAL.search(t) for t in _user_texts(d)):
+            if any(XML_ILLEGAL.search(t) for t in texts):
                 event("xlsx with a control character")
             book = load_workbook(io.BytesIO(content), read_only=True)
             assert book.sheetnames[0] == "Summary" and len(book.sheetnames) > 1
@@ -124,7 +129,7 @@ def check_outputs(doc, result, formats=CHEAP) -> None:
             text = content.decode("utf-8")
             if _nothing_feasible_when_moved(result):
                 event("sensitivity without a feasible option")
-            assert not NOT_A_NUMBER.search(_without(text, doc, result)), fmt
+            assert not NOT_A_NUMBER.search(_without(text, pieces)), fmt
             if fmt == "html":
                 check_html(text, doc)
 

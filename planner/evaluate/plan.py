@@ -16,6 +16,7 @@ from planner.cards.checks import catalog_checks, is_file
 from planner.cards.model import Model, has_infinity
 from planner.cards.resolve import Resolved, resolve
 from planner.engine.figures import Figures, compute
+from planner.engine.sensitivity import DEFAULT_RANGE
 from planner.errors import Problem, UserError
 from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import UsageDocument, load_usage
@@ -115,7 +116,7 @@ class Plan:
 
     # -- evaluating -----------------------------------------------------------------------
 
-    def evaluate(self, *, sensitivity_range: float = 0.25):
+    def evaluate(self, *, sensitivity_range: float = DEFAULT_RANGE):
         """Costs, break-even and the cheapest option: a :class:`planner.result.Result`.
 
         ``sensitivity_range`` is how far (relative, down and up) the sensitivity analysis

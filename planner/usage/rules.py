@@ -20,6 +20,7 @@ from planner.usage.vocabulary import (
     RESERVED_TERM_MONTHS,
     option_kind,
 )
+from pricing.pricings import PRICINGS
 
 
 def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
@@ -95,7 +96,7 @@ def _names(names: list[Any]) -> str:
 def _cloud_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
     problems = []
     pricing = entry.get("pricing", "on_demand")
-    if entry.get("reserved_instances") is not None and pricing in ("on_demand", "spot"):
+    if entry.get("reserved_instances") is not None and pricing in PRICINGS and pricing not in RESERVED_TERM_MONTHS:
         problems.append(Problem(
             f"reserved_instances applies only with pricing reserved_1y or reserved_3y, not "
             f"{pricing}", path=f"{here}.reserved_instances", at="map"))
