@@ -406,6 +406,11 @@ def headline_inputs(plan) -> list[Input]:
     else:
         value = Message("input.flops", flops=d["flops_per_month"])
     out.append(Input(Message("input.demand"), value))
+    # The GPU whose hours the demand counts, named as the catalog names it.
+    reference = next((a.item.param("gpu") for a in plan.resolved.provenance
+                      if a.item.key == "assumption.reference_gpu"), None)
+    if reference is not None:
+        out.append(Input(Message("input.reference_gpu"), Message("input.name", name=reference)))
     if d.get("growth_per_month"):
         out.append(Input(Message("input.demand_growth"),
                          Message("input.per_month", share=Share(d["growth_per_month"]))))

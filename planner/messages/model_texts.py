@@ -132,6 +132,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     # the key inputs (first page, summaries) and the inputs the sensitivity analysis moves
     "input.demand": ("Demand", "需求"),
     "input.demand_growth": ("Demand growth", "需求增长"),
+    "input.reference_gpu": ("Reference GPU", "参考 GPU"),
+    "input.name": ("{name}", "{name}"),
     "input.gpus_per_job": ("GPUs per job", "每个作业的 GPU 数"),
     "input.horizon": ("Horizon", "规划期"),
     "input.discount_rate": ("Discount rate", "折现率"),

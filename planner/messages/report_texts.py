@@ -157,7 +157,7 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "col.total": ("Total cost", "总成本"),
     "col.pv": ("Present value", "现值"),
     "col.per_hour": ("Per GPU\u2011hour", "每 GPU 小时"),
-    "col.gpu_hours": ("GPU\u2011hours / month", "GPU 小时 / 月"),
+    "col.gpu_hours": ("Served / month", "自身承担 / 月"),
     "col.capacity": ("Capacity / month", "容量 / 月"),
     "col.residual": ("Residual value", "残值"),
     "col.served": ("Serves itself", "自身承担"),
@@ -177,10 +177,12 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "note.options": (
         ("Total cost: everything paid over {months} months, less the residual value of hardware "
         "kept at the end. Per GPU\u2011hour: total cost over the reference GPU\u2011hours of "
-        "demand. GPU\u2011hours and capacity are in each option's own GPU\u2011hours in "
-        "month 1."),
+        "demand. Served / month: the GPU\u2011hours an option serves itself in month 1, not "
+        "what it passes on; capacity: what it could serve. Both in each option's own "
+        "GPU\u2011hours."),
         ("总成本：{months} 个月内的全部支出，减去期末保留硬件的残值。每 GPU 小时：总成本除以需求的"
-        "参考 GPU 小时。GPU 小时与容量按各方案自身 GPU 的第 1 个月计。")),
+        "参考 GPU 小时。自身承担 / 月：方案第 1 个月自身承担的 GPU 小时，不含转交给其他方案的部分；"
+        "容量：它最多能承担的。两者均按各方案自身的 GPU 小时计。")),
 
     # warnings
     "h.warnings": ("Warnings", "警告"),

@@ -376,7 +376,7 @@ def render_markdown(result: Result, date: datetime.date) -> str:
                      row.cost_per_gpu_hour, row.gpu_hours_per_month, row.capacity,
                      row.served, row.residual_value])
     lines += markdown_table(["Option", "Kind", "GPU", "Feasible", "Total cost",
-                             "Present value", "Per GPU-hour", "GPU-hours / month",
+                             "Present value", "Per GPU-hour", "Served / month",
                              "Capacity / month", "Serves itself", "Residual value"],
                             rows, numeric={4, 5, 6, 7, 8, 9, 10})
     lines.append("")
