@@ -264,6 +264,21 @@ STREET_PRICES = {
         "the planner's 180-day threshold, 2026-12)",
         newer=True,
     ),
+    "rtx-a6000": StreetPrice(
+        5790,
+        "2026-07-14",
+        "https://www.newegg.com/pny-technologies-inc-vcnrtxa6000-pb-rtx-a6000-48gb-graphics-card/"
+        "p/N82E16814133822",
+        "street_price: a new PNY RTX A6000 48GB (VCNRTXA6000-PB) listed at $5,790 on Newegg by "
+        "the marketplace seller Tech Trends, as checked on 2026-07-14 and copied into a public "
+        "hardware purchase table (HARDWARE_PURCHASE_AS_OF 2026-07-14, condition 'new, public "
+        "retail'; found through the code search, the index does not name its repository: an "
+        "estimate of provenance); one seller's listing, not an average of shops, taxes and "
+        "shipping excluded (estimate); replaces Lambda's 2024-07-24 assumption of $4,437.50; "
+        "used cards sell for less (about $3,300-4,500 in a March 2026 survey), a used price is "
+        "not this row's",
+        newer=True,
+    ),
     "h200": StreetPrice(
         35000,
         "2026-06",
