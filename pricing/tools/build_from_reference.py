@@ -200,6 +200,22 @@ class StreetPrice:
 
 
 CHIPVERSUS = "https://chipversus.com/hardware/gpu/"
+NEWEGG_CHECKED = "2026-07-14"  # HARDWARE_PURCHASE_AS_OF of the purchase table quoted below
+
+
+def newegg_listing(card: str, price: str, seller: str, replaces: str) -> str:
+    """The note of a street price read from a new card's Newegg listing as a public hardware
+    purchase table recorded it on NEWEGG_CHECKED (condition 'new, public retail')."""
+    return (
+        f"street_price: a new {card} listed at ${price} on Newegg by {seller}, as checked on "
+        f"{NEWEGG_CHECKED} and copied into a public hardware purchase table "
+        f"(HARDWARE_PURCHASE_AS_OF {NEWEGG_CHECKED}, condition 'new, public retail'; found "
+        "through the code search, the index does not name its repository: an estimate of "
+        "provenance); one seller's listing, not an average of shops, taxes and shipping "
+        f"excluded (estimate); replaces {replaces}"
+    )
+
+
 STREET_PRICES = {
     "t4": StreetPrice(
         1880,
@@ -218,12 +234,13 @@ STREET_PRICES = {
         launch=True,
     ),
     "l40s": StreetPrice(
-        8500,
-        "2025-01",
-        "https://datastorage.com/gpu/nvidia-l40s/",
-        "street_price: midpoint of the ~$7k-$10k on-premise card price quoted by "
-        "datastorage.com (rentgpu.org uses a $9,000 MSRP); the page is undated, so "
-        "price_as_of is a conservative estimate (estimate: not refreshed, no dated public street price within the planner's 180-day threshold was found, 2026-12)",
+        8095.99,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/p/N82E16888892001",
+        newegg_listing("NVIDIA L40S 48GB (900-2G133-0080-000)", "8,095.99", "Newegg itself",
+                       "the midpoint of datastorage.com's undated ~$7k-$10k (8,500, dated "
+                       "2025-01 as an estimate); the listing limits a buyer to 2 cards, no "
+                       "returns"),
     ),
     "h100-nvl": StreetPrice(
         None,
@@ -266,17 +283,44 @@ STREET_PRICES = {
     ),
     "rtx-a6000": StreetPrice(
         5790,
-        "2026-07-14",
+        NEWEGG_CHECKED,
         "https://www.newegg.com/pny-technologies-inc-vcnrtxa6000-pb-rtx-a6000-48gb-graphics-card/"
         "p/N82E16814133822",
-        "street_price: a new PNY RTX A6000 48GB (VCNRTXA6000-PB) listed at $5,790 on Newegg by "
-        "the marketplace seller Tech Trends, as checked on 2026-07-14 and copied into a public "
-        "hardware purchase table (HARDWARE_PURCHASE_AS_OF 2026-07-14, condition 'new, public "
-        "retail'; found through the code search, the index does not name its repository: an "
-        "estimate of provenance); one seller's listing, not an average of shops, taxes and "
-        "shipping excluded (estimate); replaces Lambda's 2024-07-24 assumption of $4,437.50; "
-        "used cards sell for less (about $3,300-4,500 in a March 2026 survey), a used price is "
-        "not this row's",
+        newegg_listing("PNY RTX A6000 48GB (VCNRTXA6000-PB)", "5,790",
+                       "the marketplace seller Tech Trends",
+                       "Lambda's 2024-07-24 assumption of $4,437.50; used cards sell for less "
+                       "(about $3,300-4,500 in a March 2026 survey), a used price is not this "
+                       "row's"),
+        newer=True,
+    ),
+    "rtx-a5000": StreetPrice(
+        2668,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/pny-technologies-inc-vcnrtxa5000-pb-rtx-a5000-24gb-graphics-card/"
+        "p/N82E16814133832",
+        newegg_listing("PNY RTX A5000 24GB (VCNRTXA5000-PB)", "2,668",
+                       "the marketplace seller Tech Trends",
+                       "Lambda's 2022-07-06 assumption of $2,857"),
+        newer=True,
+    ),
+    "rtx-6000-ada": StreetPrice(
+        7229,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/pny-technologies-inc-vcnrtx6000ada-pb-rtx-6000-ada-48gb-graphics-"
+        "card/p/N82E16814133886",
+        newegg_listing("PNY RTX 6000 Ada 48GB (VCNRTX6000ADA-PB)", "7,229",
+                       "the marketplace seller PlatinumMicro",
+                       "Lambda's 2024-07-24 assumption of $7,680"),
+        newer=True,
+    ),
+    "h100-80gb-pcie": StreetPrice(
+        28980,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/p/N82E16814133874",
+        newegg_listing("PNY H100 PCIe 80GB (NVH100TCGPU-KIT)", "28,980",
+                       "the marketplace seller High Performance Tech",
+                       "Lambda's 2024-07-24 assumption of $30,918 (the same page offers a "
+                       "$29,500 option; the H100 NVL keeps Lambda's PCIe figure as its proxy)"),
         newer=True,
     ),
     "h200": StreetPrice(
