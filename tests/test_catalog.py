@@ -234,6 +234,9 @@ def test_spot_checked_gpu_and_tier_rows(catalog):
     assert h100.throughput["generic"] == pytest.approx(1.674)
     # aiinframap's "mid-2026 typical" H100 price, newer than Lambda's 2024-07-24 $36,718.75
     assert (h100.street_price, h100.price_as_of) == (pytest.approx(30000), "2026-06")
+    # a new PNY RTX A6000 at $5,790 on Newegg, checked 2026-07-14; Lambda's 2024 figure was $4,437.50
+    a6000 = catalog.gpu("rtx-a6000")
+    assert (a6000.street_price, a6000.price_as_of) == (pytest.approx(5790), "2026-07-14")
     mixed = {k: v for k, v in catalog.gpu("a100-80gb").throughput.items() if "_" not in k}
     assert mixed == {"generic": 1, "cv": 1, "nlp": 1, "llm": 1}
     kaggle = catalog.free_tier("kaggle")

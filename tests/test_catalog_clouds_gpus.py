@@ -313,6 +313,44 @@ def test_curated_parts_rebuild_the_shipped_rows():
     assert module.build_systems(CURATED) == _shipped("systems.csv")
 
 
+def _aws_row(module, instance, region, on_demand, reserved):
+    return {"id": f"aws/{instance}", "instance": instance, "region": region,
+            "price_per_hour": on_demand, "reserved_1y_price_per_hour": reserved,
+            "as_of": "2026-01-21", "notes": module.PROVIDERS["aws"].note + "; row note"}
+
+
+def test_aws_recheck_dates_a_row_only_when_its_prices_match():
+    module = _load_build_script()
+    # p4d.24xlarge in us-east-1 on 2026-08-26: 21.957642/h on demand, 13.921094/h for 1 year;
+    # the extract's 21.95764 and 13.92109 differ by 2e-6 and 4e-6, inside the 5e-5 tolerance
+    same = module.aws_rechecked(_aws_row(module, "p4d.24xlarge", "us-east-1", "21.95764",
+                                         "13.92109"))
+    assert same["as_of"] == "2026-08-26" and same["price_per_hour"] == "21.95764"
+    assert "estimate: not refreshed" not in same["notes"] and same["notes"].endswith("row note")
+    # p5.48xlarge has no reserved price in either version
+    p5 = module.aws_rechecked(_aws_row(module, "p5.48xlarge", "us-east-1", "55.04", ""))
+    assert p5["as_of"] == "2026-08-26" and p5["reserved_1y_price_per_hour"] == ""
+    with pytest.raises(SystemExit):  # 21.96 - 21.957642 = 0.002358 > 5e-5: a changed price
+        module.aws_rechecked(_aws_row(module, "p4d.24xlarge", "us-east-1", "21.96", "13.92109"))
+    with pytest.raises(SystemExit):  # a reserved price the re-check does not list
+        module.aws_rechecked(_aws_row(module, "p5.48xlarge", "us-east-1", "55.04", "35.0"))
+    unknown = _aws_row(module, "p5.48xlarge", "us-gov-west-1", "66.048", "")
+    assert module.aws_rechecked(unknown) == unknown  # a region the re-check does not list
+
+
+def test_every_shipped_aws_row_is_the_rechecked_price():
+    module = _load_build_script()
+    for row in _shipped("clouds.csv"):
+        if row["provider"] == "aws":
+            on_demand, reserved = module.AWS_RECHECKED[row["instance"]][row["region"]]
+            assert float(row["price_per_hour"]) == pytest.approx(on_demand, abs=5e-5)
+            if reserved is None:
+                assert row["reserved_1y_price_per_hour"] == ""
+            else:
+                assert float(row["reserved_1y_price_per_hour"]) == pytest.approx(reserved, abs=5e-5)
+            assert row["as_of"] == module.AWS_RECHECK_DATE and not row["spot_price_per_hour"]
+
+
 def test_gpu_labels_follow_the_providers_documentation(catalog):
     """Azure documents NC A100 v4 as A100 80GB PCIe and ND A100 v4 as SXM (NVLink) cards;
     the reference extract labelled NC A100 v4 A100-80GB (corrected in the build script)."""

@@ -269,8 +269,11 @@ def test_region_prices_and_carbon_are_plausible(catalog):
 
 
 def test_region_spot_checks(catalog):
-    # BDEW 2026 household average: 15.4 + 9.3 + 12.6 = 37.3 ct/kWh in parts, 37.2 as published
-    assert catalog.region("de").electricity_household_per_kwh == pytest.approx(0.372)
+    # BDEW 2026 household average as checked on 2026-08-21: 37.0 ct/kWh = 0.370 EUR/kWh (the
+    # January evaluation gave 37.2); BDEW's industry price of August 2026, 160 MWh to 20 GWh a
+    # year at medium voltage: 17.2 ct/kWh = 0.172 EUR/kWh
+    assert catalog.region("de").electricity_household_per_kwh == pytest.approx(0.370)
+    assert catalog.region("de").electricity_business_per_kwh == pytest.approx(0.172)
     # Eurostat, first half of 2025: EUR 19.02 per 100 kWh for non-household consumers
     assert catalog.region("eu").electricity_business_per_kwh == pytest.approx(0.1902)
     assert catalog.region("eu").currency == "EUR"

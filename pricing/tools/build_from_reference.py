@@ -200,6 +200,22 @@ class StreetPrice:
 
 
 CHIPVERSUS = "https://chipversus.com/hardware/gpu/"
+NEWEGG_CHECKED = "2026-07-14"  # HARDWARE_PURCHASE_AS_OF of the purchase table quoted below
+
+
+def newegg_listing(card: str, price: str, seller: str, replaces: str) -> str:
+    """The note of a street price read from a new card's Newegg listing as a public hardware
+    purchase table recorded it on NEWEGG_CHECKED (condition 'new, public retail')."""
+    return (
+        f"street_price: a new {card} listed at ${price} on Newegg by {seller}, as checked on "
+        f"{NEWEGG_CHECKED} and copied into a public hardware purchase table "
+        f"(HARDWARE_PURCHASE_AS_OF {NEWEGG_CHECKED}, condition 'new, public retail'; found "
+        "through the code search, the index does not name its repository: an estimate of "
+        "provenance); one seller's listing, not an average of shops, taxes and shipping "
+        f"excluded (estimate); replaces {replaces}"
+    )
+
+
 STREET_PRICES = {
     "t4": StreetPrice(
         1880,
@@ -218,12 +234,13 @@ STREET_PRICES = {
         launch=True,
     ),
     "l40s": StreetPrice(
-        8500,
-        "2025-01",
-        "https://datastorage.com/gpu/nvidia-l40s/",
-        "street_price: midpoint of the ~$7k-$10k on-premise card price quoted by "
-        "datastorage.com (rentgpu.org uses a $9,000 MSRP); the page is undated, so "
-        "price_as_of is a conservative estimate (estimate: not refreshed, no dated public street price within the planner's 180-day threshold was found, 2026-12)",
+        8095.99,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/p/N82E16888892001",
+        newegg_listing("NVIDIA L40S 48GB (900-2G133-0080-000)", "8,095.99", "Newegg itself",
+                       "the midpoint of datastorage.com's undated ~$7k-$10k (8,500, dated "
+                       "2025-01 as an estimate); the listing limits a buyer to 2 cards, no "
+                       "returns"),
     ),
     "h100-nvl": StreetPrice(
         None,
@@ -262,6 +279,48 @@ STREET_PRICES = {
         "$1,400-1,700); replaces Lambda's 2024-07-24 assumption of $2,125 (estimate: not "
         "refreshed past 2026-05, the newest dated public figure found; no street price within "
         "the planner's 180-day threshold, 2026-12)",
+        newer=True,
+    ),
+    "rtx-a6000": StreetPrice(
+        5790,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/pny-technologies-inc-vcnrtxa6000-pb-rtx-a6000-48gb-graphics-card/"
+        "p/N82E16814133822",
+        newegg_listing("PNY RTX A6000 48GB (VCNRTXA6000-PB)", "5,790",
+                       "the marketplace seller Tech Trends",
+                       "Lambda's 2024-07-24 assumption of $4,437.50; used cards sell for less "
+                       "(about $3,300-4,500 in a March 2026 survey), a used price is not this "
+                       "row's"),
+        newer=True,
+    ),
+    "rtx-a5000": StreetPrice(
+        2668,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/pny-technologies-inc-vcnrtxa5000-pb-rtx-a5000-24gb-graphics-card/"
+        "p/N82E16814133832",
+        newegg_listing("PNY RTX A5000 24GB (VCNRTXA5000-PB)", "2,668",
+                       "the marketplace seller Tech Trends",
+                       "Lambda's 2022-07-06 assumption of $2,857"),
+        newer=True,
+    ),
+    "rtx-6000-ada": StreetPrice(
+        7229,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/pny-technologies-inc-vcnrtx6000ada-pb-rtx-6000-ada-48gb-graphics-"
+        "card/p/N82E16814133886",
+        newegg_listing("PNY RTX 6000 Ada 48GB (VCNRTX6000ADA-PB)", "7,229",
+                       "the marketplace seller PlatinumMicro",
+                       "Lambda's 2024-07-24 assumption of $7,680"),
+        newer=True,
+    ),
+    "h100-80gb-pcie": StreetPrice(
+        28980,
+        NEWEGG_CHECKED,
+        "https://www.newegg.com/p/N82E16814133874",
+        newegg_listing("PNY H100 PCIe 80GB (NVH100TCGPU-KIT)", "28,980",
+                       "the marketplace seller High Performance Tech",
+                       "Lambda's 2024-07-24 assumption of $30,918 (the same page offers a "
+                       "$29,500 option; the H100 NVL keeps Lambda's PCIe figure as its proxy)"),
         newer=True,
     ),
     "h200": StreetPrice(
@@ -829,6 +888,319 @@ PROVIDERS = {
         ),
     ),
 }
+# AWS instance types re-checked against a newer version of the extract's source: tsaol/aws-gpu's
+# data/<family>_instances.js files say "Last updated: 2026-08-26" (generated from
+# instances.vantage.sh, like the 2026-01-21 version the extract read). Per region: (on-demand,
+# 1-year reserved or None), USD per instance-hour, as those files list them (the Local Zone
+# us-east-1-atl-1 and GovCloud are not catalog regions and are left out). A built row of these
+# types whose prices match (to 5e-5) is dated 2026-08-26; one that does not stops the build, for a
+# maintainer to look at. The files list no spot price at all, and no reserved price for p3, p5,
+# p5en and p6-b200.
+AWS_RECHECK_DATE = "2026-08-26"
+AWS_RECHECKED: dict[str, dict[str, tuple[float, float | None]]] = {
+    "p4d.24xlarge": {
+        "ap-northeast-1": (30.09784, 19.579678), "ap-northeast-2": (30.41028, 19.280046),
+        "ap-south-1": (26.3444, 17.02575), "ap-southeast-1": (26.34917, 16.705312),
+        "ap-southeast-2": (28.54493, 18.097419), "ca-central-1": (25.25174, 16.009544),
+        "eu-central-1": (27.43298, 17.392445), "eu-north-1": (23.71569, None),
+        "eu-west-1": (23.71569, 15.08188), "eu-west-2": (28.54493, None),
+        "sa-east-1": (35.5569, 22.684095), "us-east-1": (21.957642, 13.921094),
+        "us-east-2": (21.95764, 13.921092), "us-west-2": (21.95764, 13.921092),
+    },
+    "p4de.24xlarge": {
+        "ap-northeast-1": (37.6223, 24.474597), "ap-southeast-1": (32.93646, 20.881639),
+        "eu-central-1": (34.29122, 21.740553), "il-central-1": (35.57346, 22.55349),
+        "us-east-1": (27.44705, 17.401365), "us-west-2": (27.44705, 17.401365),
+    },
+    "p5.48xlarge": {
+        "ap-northeast-1": (68.8, None), "ap-northeast-2": (75.9552, None),
+        "ap-south-1": (66.048, None), "ap-southeast-2": (71.552, None),
+        "ap-southeast-3": (75.9552, None), "ca-central-1": (63.296, None),
+        "eu-north-1": (58.8928, None), "eu-west-2": (71.552, None), "sa-east-1": (92.4672, None),
+        "us-east-1": (55.04, None), "us-east-2": (55.04, None), "us-west-1": (68.8, None),
+        "us-west-2": (55.04, None),
+    },
+    "p5.4xlarge": {
+        "ap-northeast-1": (8.6, None), "ap-south-1": (8.256, None), "ap-southeast-2": (8.944, None),
+        "ap-southeast-3": (9.4944, None), "eu-west-2": (8.944, None), "sa-east-1": (11.5584, None),
+        "us-east-1": (6.88, None), "us-east-2": (6.88, None), "us-west-2": (6.88, None),
+    },
+    "p3.16xlarge": {
+        "ap-northeast-1": (33.552, None), "ap-northeast-2": (33.872, None),
+        "ap-southeast-1": (33.872, None), "ap-southeast-2": (33.872, None),
+        "ca-central-1": (26.928, None), "eu-central-1": (30.584, None), "eu-west-1": (26.44, None),
+        "eu-west-2": (28.712, None), "us-east-1": (24.48, None), "us-east-2": (24.48, None),
+        "us-west-2": (24.48, None),
+    },
+    "p3.2xlarge": {
+        "ap-northeast-1": (4.194, None), "ap-northeast-2": (4.234, None),
+        "ap-southeast-1": (4.234, None), "ap-southeast-2": (4.234, None),
+        "ca-central-1": (3.366, None), "eu-central-1": (3.823, None), "eu-west-1": (3.305, None),
+        "eu-west-2": (3.589, None), "us-east-1": (3.06, None), "us-east-2": (3.06, None),
+        "us-west-2": (3.06, None),
+    },
+    "p3.8xlarge": {
+        "ap-northeast-1": (16.776, None), "ap-northeast-2": (16.936, None),
+        "ap-southeast-1": (16.936, None), "ap-southeast-2": (16.936, None),
+        "ca-central-1": (13.464, None), "eu-central-1": (15.292, None), "eu-west-1": (13.22, None),
+        "eu-west-2": (14.356, None), "us-east-1": (12.24, None), "us-east-2": (12.24, None),
+        "us-west-2": (12.24, None),
+    },
+    "p3dn.24xlarge": {
+        "ap-northeast-1": (42.783, 27.025), "eu-west-1": (33.711, 20.817),
+        "us-east-1": (31.212, 19.215), "us-west-2": (31.212, 19.215),
+    },
+    "p6-b200.48xlarge": {
+        # the file also lists ap-south-1 at 160.64525, a region the extract did not have
+        "us-east-1": (113.9328, None), "us-east-2": (113.9328, None), "us-west-2": (113.9328, None),
+    },
+    "p5en.48xlarge": {
+        "ap-northeast-1": (79.12, None), "ap-northeast-2": (87.34848, None),
+        "ap-south-1": (75.9552, None), "ap-southeast-3": (87.34848, None),
+        "eu-north-1": (67.72672, None), "eu-south-2": (68.35968, None),
+        "me-central-1": (75.9552, None), "us-east-1": (63.296, None), "us-east-2": (63.296, None),
+        "us-west-1": (79.12, None), "us-west-2": (63.296, None),
+    },
+}
+G6E_REGIONS = ("ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-south-1", "ap-south-2",
+               "eu-central-1", "eu-north-1", "eu-south-2", "me-central-1", "us-east-1",
+               "us-east-2", "us-west-2")
+_US3 = 3  # the last three regions (us-east-1, us-east-2, us-west-2) share one price
+G6E_PRICES = {  # data/g6e_instances.js of 2026-08-26, in G6E_REGIONS order
+    "g6e.12xlarge": [(15.21742, 9.58698), (12.90014, 8.12709), (15.21742, 9.58698),
+                     (12.60131, 7.93883), (12.60131, 7.93883), (13.12002, 8.26562),
+                     (11.12975, 7.01174), (11.05645, 6.96557), (12.87194, 8.10932)]
+    + [(10.49264, 6.61036)] * _US3,
+    "g6e.16xlarge": [(10.98917, 6.92318), (9.31575, 5.86892), (10.98917, 6.92318),
+                     (9.09996, 5.73297), (9.09996, 5.73297), (9.47454, 5.96896),
+                     (8.03728, 5.06349), (7.98435, 5.03014), (9.2954, 5.8561)]
+    + [(7.57719, 4.77363)] * _US3,
+    "g6e.24xlarge": [(21.84956, 13.76522), (18.52234, 11.66907), (21.84956, 13.76522),
+                     (18.09328, 11.39877), (18.09328, 11.39877), (18.83806, 11.86798),
+                     (15.98037, 10.06764), (15.87513, 10.00133), (18.48186, 11.64357)]
+    + [(15.06559, 9.49132)] * _US3,
+    "g6e.2xlarge": [(3.25168, 2.04856), (2.75652, 1.73661), (3.25168, 2.04856),
+                    (2.69266, 1.69638), (2.69266, 1.69638), (2.8035, 1.76621),
+                    (2.37822, 1.49828), (2.36256, 1.48841), (2.75049, 1.73281)]
+    + [(2.24208, 1.41251)] * _US3,
+    "g6e.48xlarge": [(43.69912, 27.53044), (37.04468, 23.33815), (43.69912, 27.53044),
+                     (36.18656, 22.79753), (36.18656, 22.79753), (37.67612, 23.73596),
+                     (31.96075, 20.13527), (31.75027, 20.00267), (36.96372, 23.28714)]
+    + [(30.13118, 18.98264)] * _US3,
+    "g6e.4xlarge": [(4.35703, 2.74493), (3.69355, 2.32694), (4.35703, 2.74493),
+                    (3.60799, 2.27303), (3.60799, 2.27303), (3.75651, 2.3666),
+                    (3.18666, 2.00759), (3.16567, 1.99437), (3.68548, 2.32185)]
+    + [(3.00424, 1.89267)] * _US3,
+    "g6e.8xlarge": [(6.56775, 4.13768), (5.56762, 3.5076), (6.56775, 4.13768),
+                    (5.43865, 3.42635), (5.43865, 3.42635), (5.66252, 3.56739),
+                    (4.80353, 3.02622), (4.7719, 3.00629), (5.55545, 3.49993)]
+    + [(4.52856, 2.85299)] * _US3,
+    "g6e.xlarge": [(2.699, 1.70037), (2.288, 1.44144), (2.699, 1.70037), (2.235, 1.40805),
+                   (2.235, 1.40805), (2.327, 1.46601), (1.974, 1.24362), (1.961, 1.23543),
+                   (2.283, 1.43829)]
+    + [(1.861, 1.17243)] * _US3,
+}
+AWS_RECHECKED.update({instance: dict(zip(G6E_REGIONS, prices, strict=True))
+                      for instance, prices in G6E_PRICES.items()})
+GR6_REGIONS = ("ap-northeast-1", "ap-northeast-2", "ap-south-1", "ap-southeast-2",
+               "ap-southeast-5", "ca-central-1", "eu-central-1", "eu-central-2", "eu-north-1",
+               "eu-south-2", "eu-west-2", "eu-west-3", "sa-east-1", "us-east-1", "us-east-2",
+               "us-west-2")
+GR6_PRICES = {  # data/gr6_instances.js of 2026-08-26, in GR6_REGIONS order (GovCloud left out)
+    "gr6.4xlarge": [(2.2323, 1.45323), (1.8926, 1.23208), (1.8483, 1.20324), (2.0012, 1.30278),
+                    (1.9388, 1.26216), (1.709, 1.11256), (1.9248, 1.25304), (2.1649, 1.40935),
+                    (1.6326, 1.06282), (1.6218, 1.05579), (1.9539, 1.27199), (1.9538, 1.27192),
+                    (2.6164, 1.70328)] + [(1.5392, 1.00202)] * _US3,
+    "gr6.8xlarge": [(3.54801, 2.30976), (3.00809, 1.95827), (2.93768, 1.91243),
+                    (3.1807, 2.07064), (3.08152, 2.00607), (2.71628, 1.7683),
+                    (3.05927, 1.99159), (3.44089, 2.24002), (2.59485, 1.68925),
+                    (2.57768, 1.67807), (3.10552, 2.0217), (3.10536, 2.02159),
+                    (4.1585, 2.70718)] + [(2.4464, 1.59261)] * _US3,
+}
+AWS_RECHECKED.update({instance: dict(zip(GR6_REGIONS, prices, strict=True))
+                      for instance, prices in GR6_PRICES.items()})
+G5_REGIONS = ("ap-east-1", "ap-northeast-1", "ap-northeast-2", "ap-south-1", "ap-southeast-2",
+              "ap-southeast-3", "ca-central-1", "eu-central-1", "eu-north-1", "eu-west-1",
+              "eu-west-2", "il-central-1", "me-central-1", "sa-east-1", "us-east-1", "us-east-2",
+              "us-west-2")
+G5_PRICES = {  # data/g5_instances.js of 2026-08-26, in G5_REGIONS order (the file also lists
+    # eu-south-2 and eu-west-3 without a reserved price, and the Local Zone us-west-2-lax-1)
+    "g5.12xlarge": [(8.7324, 5.50141), (8.22609, 5.18244), (6.97442, 4.39388),
+                    (6.81091, 4.29087), (7.37473, 4.64608), (7.93854, 5.00128),
+                    (6.29784, 3.96764), (7.09282, 4.46848), (6.01593, 3.79003),
+                    (6.33167, 3.98895), (7.19994, 4.53596), (6.64825, 4.1884),
+                    (6.9575, 4.38323), (9.64127, 6.074)] + [(5.672, 3.57336)] * _US3,
+    "g5.16xlarge": [(6.30605, 3.97281), (5.94042, 3.74247), (5.03653, 3.17302),
+                    (4.91846, 3.09863), (5.32561, 3.35514), (5.73277, 3.61165),
+                    (4.54794, 2.8652), (5.12204, 3.22688), (4.34437, 2.73695),
+                    (4.57237, 2.8806), (5.1994, 3.27562), (4.80099, 3.02463),
+                    (5.02432, 3.16532), (6.96239, 4.3863)] + [(4.096, 2.58048)] * _US3,
+    "g5.24xlarge": [(12.5382, 7.89906), (11.81123, 7.44107), (10.01404, 6.30885),
+                    (9.77928, 6.16094), (10.58882, 6.67096), (11.39836, 7.18097),
+                    (9.04259, 5.69683), (10.18405, 6.41595), (8.63782, 5.44183),
+                    (9.09117, 5.72743), (10.33786, 6.51285), (9.54572, 6.01381),
+                    (9.98976, 6.29355), (13.84318, 8.7212)] + [(8.144, 5.13072)] * _US3,
+    "g5.2xlarge": [(1.86595, 1.17555), (1.75776, 1.10739), (1.4903, 0.93889),
+                   (1.45536, 0.91688), (1.57584, 0.99278), (1.69632, 1.06868),
+                   (1.34573, 0.84781), (1.5156, 0.95483), (1.28549, 0.80986),
+                   (1.35296, 0.85236), (1.53849, 0.96925), (1.42061, 0.89498),
+                   (1.48669, 0.93661), (2.06016, 1.2979)] + [(1.212, 0.76356)] * _US3,
+    "g5.48xlarge": [(25.0764, 15.79813), (23.62246, 14.88215), (20.02809, 12.6177),
+                    (19.55855, 12.32189), (21.17764, 13.34191), (22.79672, 14.36194),
+                    (18.08518, 11.39367), (20.3681, 12.8319), (17.27564, 10.88365),
+                    (18.18233, 11.45487), (20.67572, 13.0257), (19.09145, 12.02761),
+                    (19.97951, 12.58709), (27.68636, 17.44241)] + [(16.288, 10.26144)] * _US3,
+    "g5.4xlarge": [(2.50025, 1.57516), (2.35528, 1.48383), (1.99691, 1.25805),
+                   (1.95009, 1.22856), (2.11152, 1.33026), (2.27295, 1.43196),
+                   (1.80319, 1.13601), (2.03081, 1.27941), (1.72247, 1.08516),
+                   (1.81287, 1.14211), (2.06148, 1.29873), (1.90352, 1.19922),
+                   (1.99206, 1.255), (2.76048, 1.7391)] + [(1.624, 1.02312)] * _US3,
+    "g5.8xlarge": [(3.76885, 2.37438), (3.55033, 2.23671), (3.01012, 1.89637),
+                   (2.93955, 1.85191), (3.18289, 2.00522), (3.42623, 2.15852),
+                   (2.71811, 1.71241), (3.06122, 1.92857), (2.59644, 1.63576),
+                   (2.73271, 1.72161), (3.10745, 1.95769), (2.86934, 1.80769),
+                   (3.00282, 1.89177), (4.16111, 2.6215)] + [(2.448, 1.54224)] * _US3,
+    "g5.xlarge": [(1.5488, 0.97574), (1.459, 0.91917), (1.237, 0.77931), (1.208, 0.76104),
+                  (1.308, 0.82404), (1.408, 0.88704), (1.117, 0.70371), (1.258, 0.79254),
+                  (1.067, 0.67221), (1.123, 0.70749), (1.277, 0.80451), (1.17915, 0.74286),
+                  (1.234, 0.77742), (1.71, 1.0773)] + [(1.006, 0.63378)] * _US3,
+}
+AWS_RECHECKED.update({instance: dict(zip(G5_REGIONS, prices, strict=True))
+                      for instance, prices in G5_PRICES.items()})
+G6_REGIONS = ("ap-northeast-1", "ap-northeast-2", "ap-south-1", "ap-south-2", "ap-southeast-2",
+              "ap-southeast-5", "ca-central-1", "eu-central-1", "eu-central-2", "eu-north-1",
+              "eu-south-2", "eu-west-2", "eu-west-3", "me-central-1", "sa-east-1", "us-east-1",
+              "us-east-2", "us-west-2")
+G6_PRICES = {  # data/g6_instances.js of 2026-08-26, in G6_REGIONS order (GovCloud left out)
+    "g6.12xlarge": [(6.67369, 4.34457), (5.65823, 3.68351), (5.52558, 3.59715),
+                    (5.52558, 3.59715), (5.98299, 3.89493), (5.7966, 3.77359),
+                    (5.10933, 3.32617), (5.75429, 3.74604), (6.2037, 4.03861),
+                    (4.88062, 3.17729), (4.8486, 3.15644), (5.8412, 3.80262), (5.8412, 3.80262),
+                    (5.65045, 3.67845), (7.82181, 5.092)] + [(4.6016, 2.99564)] * _US3,
+    "g6.16xlarge": [(4.92637, 3.20707), (4.17678, 2.71908), (4.07886, 2.65534),
+                    (4.07886, 2.65534), (4.41652, 2.87515), (4.27892, 2.78558),
+                    (3.7716, 2.45531), (4.24769, 2.76525), (4.57943, 2.98121),
+                    (3.60277, 2.3454), (3.57913, 2.33002), (4.31184, 2.80701),
+                    (4.31184, 2.80701), (4.17104, 2.71535), (5.77388, 3.7588)]
+    + [(3.3968, 2.21132)] * _US3,
+    "g6.24xlarge": [(9.68103, 6.30235), (8.20797, 5.34339), (8.01555, 5.21812),
+                    (8.01555, 5.21812), (8.67909, 5.65009), (8.4087, 5.47406),
+                    (7.41173, 4.82503), (8.34732, 5.4341), (8.99924, 5.85851),
+                    (7.07996, 4.60905), (7.03351, 4.57882), (8.47339, 5.51618),
+                    (8.47339, 5.51618), (8.19669, 5.33605), (11.34651, 7.38658)]
+    + [(6.6752, 4.34556)] * _US3,
+    "g6.2xlarge": [(1.41781, 0.923), (1.20208, 0.78255), (1.1739, 0.76421), (1.1739, 0.76421),
+                   (1.27107, 0.82747), (1.23147, 0.80169), (1.08547, 0.70664),
+                   (1.22249, 0.79584), (1.31796, 0.85799), (1.03688, 0.67501),
+                   (1.03008, 0.67058), (1.24095, 0.80786), (1.24095, 0.80786),
+                   (1.20043, 0.78148), (1.66173, 1.08178)] + [(0.9776, 0.63642)] * _US3,
+    "g6.48xlarge": [(19.36206, 12.6047), (16.41595, 10.68678), (16.0311, 10.43624),
+                    (16.0311, 10.43624), (17.35817, 11.30017), (16.81739, 10.94812),
+                    (14.82346, 9.65007), (16.69464, 10.86821), (17.99849, 11.71702),
+                    (14.15992, 9.21811), (14.06702, 9.15763), (16.94678, 11.03235),
+                    (16.94678, 11.03235), (16.39339, 10.6721), (22.69303, 14.77316)]
+    + [(13.3504, 8.69111)] * _US3,
+    "g6.4xlarge": [(1.91903, 1.24929), (1.62704, 1.0592), (1.58889, 1.03437),
+                   (1.58889, 1.03437), (1.72042, 1.12), (1.66682, 1.0851), (1.4692, 0.95645),
+                   (1.65466, 1.07718), (1.78389, 1.16131), (1.40343, 0.91364),
+                   (1.39423, 0.90764), (1.67965, 1.09345), (1.67965, 1.09345),
+                   (1.6248, 1.05774), (2.24918, 1.46421)] + [(1.3232, 0.8614)] * _US3,
+    "g6.8xlarge": [(2.92148, 1.90188), (2.47695, 1.6125), (2.41888, 1.57469),
+                   (2.41888, 1.57469), (2.61912, 1.70505), (2.53752, 1.65193),
+                   (2.23666, 1.45607), (2.519, 1.63987), (2.71574, 1.76794),
+                   (2.13655, 1.39089), (2.12253, 1.38177), (2.55705, 1.66464),
+                   (2.55705, 1.66464), (2.47355, 1.61028), (3.42408, 2.22908)]
+    + [(2.0144, 1.31137)] * _US3,
+    "g6.xlarge": [(1.1672, 0.75985), (0.9896, 0.64423), (0.9664, 0.62913), (0.9664, 0.62913),
+                  (1.0464, 0.68121), (1.0138, 0.65998), (0.8936, 0.58173), (1.0064, 0.65517),
+                  (1.085, 0.70634), (0.8536, 0.55569), (0.848, 0.55205), (1.0216, 0.66506),
+                  (1.0216, 0.66506), (0.98824, 0.64334), (1.368, 0.89057)]
+    + [(0.8048, 0.52392)] * _US3,
+}
+AWS_RECHECKED.update({instance: dict(zip(G6_REGIONS, prices, strict=True))
+                      for instance, prices in G6_PRICES.items()})
+G4DN_REGIONS = ("af-south-1", "ap-east-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3",
+                "ap-south-1", "ap-southeast-1", "ap-southeast-2", "ca-central-1", "eu-central-1",
+                "eu-north-1", "eu-south-1", "eu-west-1", "eu-west-2", "eu-west-3", "me-south-1",
+                "sa-east-1", "us-east-1", "us-east-2", "us-west-1", "us-west-2")
+G4DN_PRICES = {  # data/g4dn_instances.js of 2026-08-26, in G4DN_REGIONS order (its many Local
+    # and Wavelength Zones and GovCloud left out)
+    "g4dn.12xlarge": [(5.19, 3.542), (6.024, 3.795), (5.281, 3.604), (4.812, 3.026),
+                      (5.281, 3.604), (4.306, 2.713), (5.474, 3.449), (5.087, 3.205),
+                      (4.343, 2.736), (4.89, 3.337), (4.15, 2.614), (4.58, 3.126),
+                      (4.362, 2.977), (4.577, 3.124), (4.574, 2.882), (4.798, 3.275),
+                      (6.649, 4.538), (3.912, 2.465), (3.912, 2.465), (4.694, 3.303),
+                      (3.912, 2.465)],
+    "g4dn.16xlarge": [(5.774, 3.941), (6.702, 4.222), (5.875, 4.01), (5.353, 3.367),
+                      (5.875, 4.01), (4.791, 3.018), (6.089, 3.836), (5.659, 3.565),
+                      (4.832, 3.044), (5.44, 3.713), (4.617, 2.909), (5.095, 3.477),
+                      (4.853, 3.312), (5.092, 3.475), (5.088, 3.206), (5.338, 3.643),
+                      (7.397, 5.048), (4.352, 2.742), (4.352, 2.742), (5.222, 3.674),
+                      (4.352, 2.742)],
+    "g4dn.2xlarge": [(0.998, 0.681), (1.158, 0.73), (1.015, 0.693), (0.925, 0.582),
+                     (1.015, 0.693), (0.828, 0.521), (1.052, 0.663), (0.978, 0.616),
+                     (0.835, 0.526), (0.94, 0.642), (0.798, 0.503), (0.88, 0.601),
+                     (0.838, 0.572), (0.88, 0.6), (0.879, 0.554), (0.922, 0.629),
+                     (1.278, 0.872), (0.752, 0.474), (0.752, 0.474), (0.902, 0.635),
+                     (0.752, 0.474)],
+    "g4dn.4xlarge": [(1.597, 1.09), (1.854, 1.168), (1.625, 1.109), (1.481, 0.931),
+                     (1.625, 1.109), (1.325, 0.835), (1.685, 1.061), (1.566, 0.986),
+                     (1.337, 0.842), (1.505, 1.027), (1.277, 0.805), (1.41, 0.962),
+                     (1.342, 0.916), (1.409, 0.961), (1.408, 0.887), (1.477, 1.008),
+                     (2.046, 1.397), (1.204, 0.759), (1.204, 0.759), (1.445, 1.016),
+                     (1.204, 0.759)],
+    "g4dn.8xlarge": [(2.887, 1.97), (3.351, 2.111), (2.938, 2.005), (2.677, 1.683),
+                     (2.938, 2.005), (2.395, 1.509), (3.045, 1.918), (2.83, 1.783),
+                     (2.416, 1.522), (2.72, 1.856), (2.308, 1.454), (2.547, 1.739),
+                     (2.426, 1.656), (2.546, 1.738), (2.544, 1.603), (2.669, 1.822),
+                     (3.698, 2.524), (2.176, 1.371), (2.176, 1.371), (2.611, 1.837),
+                     (2.176, 1.371)],
+    "g4dn.metal": [(10.381, 7.085), (12.048, 7.59), (10.562, 7.209), (9.624, 6.053),
+                   (10.562, 7.209), (8.612, 5.426), (10.948, 6.897), (10.174, 6.41),
+                   (8.687, 5.473), (9.78, 6.675), (8.3, 5.229), (9.16, 6.252), (8.724, 5.954),
+                   (9.154, 6.247), (9.148, 5.763), (9.596, 6.549), (13.298, 9.076),
+                   (7.824, 4.929), (7.824, 4.929), (9.389, 6.605), (7.824, 4.929)],
+    "g4dn.xlarge": [(0.698, 0.476), (0.81, 0.51), (0.71, 0.485), (0.647, 0.407), (0.71, 0.485),
+                    (0.579, 0.365), (0.736, 0.464), (0.684, 0.431), (0.584, 0.368),
+                    (0.658, 0.449), (0.558, 0.352), (0.616, 0.42), (0.587, 0.4), (0.615, 0.42),
+                    (0.615, 0.387), (0.645, 0.44), (0.894, 0.61), (0.526, 0.331),
+                    (0.526, 0.331), (0.631, 0.444), (0.526, 0.331)],
+}
+AWS_RECHECKED.update({instance: dict(zip(G4DN_REGIONS, prices, strict=True))
+                      for instance, prices in G4DN_PRICES.items()})
+AWS_RECHECK_NOTE = (
+    "reserved_1y = 1-yr Standard RI, no upfront, Linux (effective hourly); storage = EBS gp3 "
+    "us-east-1 list price (other regions differ: estimate); on-demand and reserved prices the "
+    "same in tsaol/aws-gpu's data of 2026-08-26 (data/{family}_instances.js, 'Last updated: "
+    "2026-08-26', generated from instances.vantage.sh like the 2026-01-21 extract), hence as_of "
+    "2026-08-26; that data lists no spot price for any type, and no reserved price for p3, p5, "
+    "p5en, p6-b200 and a few regions of others, so a row without one has none"
+)
+
+
+def aws_rechecked(row: dict[str, str]) -> dict[str, str]:
+    """``row`` (a built aws row) dated AWS_RECHECK_DATE when AWS_RECHECKED has its instance and
+    region with the same prices; unchanged when it has not; SystemExit when the prices differ."""
+    listed = AWS_RECHECKED.get(row["instance"], {}).get(row["region"])
+    if listed is None:
+        return row
+    on_demand, reserved = listed
+    built_reserved = number(row["reserved_1y_price_per_hour"])
+    same = abs(float(row["price_per_hour"]) - on_demand) <= 5e-5 and (
+        (reserved is None and built_reserved is None)
+        or (reserved is not None and built_reserved is not None
+            and abs(built_reserved - reserved) <= 5e-5))
+    if not same:
+        raise SystemExit(f"{row['id']} {row['region']}: built {row['price_per_hour']} / "
+                         f"{row['reserved_1y_price_per_hour']}, re-check lists {listed}")
+    family = row["instance"].split(".")[0]
+    provider_note = PROVIDERS["aws"].note
+    assert row["notes"].startswith(provider_note), row["id"]
+    rest = row["notes"][len(provider_note):].removeprefix("; ")
+    notes = [AWS_RECHECK_NOTE.format(family=family)] + ([rest] if rest else [])
+    return {**row, "as_of": AWS_RECHECK_DATE, "notes": "; ".join(notes)}
+
+
 ROW_NOTES = {  # phrase in a reference note -> what the catalog row says about it
     "uses H100 NVL": "NC H100 v5 is H100 NVL 94 GB (source label H100, corrected)",
     "AcceleratorCount=12": "source GPU count 12 corrected to 8",
@@ -888,6 +1260,7 @@ def build_clouds(ref: Path) -> list[dict[str, str]]:
                 "notes": "; ".join(notes),
             }
         )
+    rows = [aws_rechecked(r) if r["provider"] == "aws" else r for r in rows]
     rows = replace_rows(rows, curated_clouds(CURATED))
     rows = refreshed_clouds(rows, CURATED / "refreshed_clouds.csv")
     rows.sort(key=lambda r: (r["provider"], r["instance"].lower(), r["region"]))
