@@ -193,8 +193,8 @@ def test_markdown(one_key):
     assert "2026-01-15 · usage.yaml → dearer.yaml" in text
     assert "The cheapest option stays workstation." in text
     assert "| options.workstation.own.system_price | 7,000  | 9,000 |" in text
-    assert "| workstation    |      $40,972 |     $42,247 | +$1,275 |" in text
-    assert "|            +0.4 |" in text  # 5.2 -> 5.6 months against on-demand
+    assert "| workstation    |      $44,421 |     $45,696 | +$1,275 |" in text
+    assert "|            +0.4 |" in text  # 6.2 -> 6.6 months against on-demand
     assert "Before: Buy workstation" in text and "After: Buy workstation" in text
     assert render(one_key, "md", date=DATE) == render(one_key, "md", date=DATE)
 
@@ -203,7 +203,7 @@ def test_markdown_of_the_examples(examples_diff):
     text = render(examples_diff, "md", date=DATE).decode("utf-8")
     assert "The cheapest option changes from workstation to h100-server." in text
     assert "Options added: h100-server, h100-reserved-1y, h100-reserved-3y, h100-on-demand." in text
-    assert "| workstation (removed)    |      $40,972 | not in plan |" in text
+    assert "| workstation (removed)    |      $44,421 | not in plan |" in text
 
 
 def test_unknown_format_is_refused(one_key):
@@ -249,7 +249,7 @@ def test_cli_summary(run, dearer):
     out = result.output
     assert "The cheapest option stays workstation." in out
     assert "options.workstation.own.system_price" in out and "9,000" in out
-    assert "$40,972 → $42,247" in out and "+$1,275" in out
+    assert "$44,421 → $45,696" in out and "+$1,275" in out
 
 
 def test_cli_examples(run):

@@ -361,8 +361,8 @@ def test_markdown_has_every_table(usage):
                     "## What changes the answer", "## Assumptions"):
         assert heading in text
     assert "| Own / against | a100-on-demand | a100-spot | kaggle |" in text  # the matrix
-    assert "| workstation   |            5.2 |       9.5 |    9.7 |" in text
-    assert "| Prices of a100-spot      |      12.9 months |" in text
+    assert "| workstation   |            6.2 |      11.4 |   11.6 |" in text
+    assert "| Prices of a100-spot      |      15.3 months |" in text
     assert "| energy         | 35,313.26 | kWh" in text
 
 
