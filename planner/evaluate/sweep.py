@@ -31,6 +31,7 @@ from planner.cards.model import has_infinity
 from planner.cards.resolve import resolve
 from planner.engine.figures import compute
 from planner.errors import Problem, UserError
+from planner.evaluate.frame_memory import nan_columns
 from planner.evaluate.freed_memory import reuse_freed_memory
 from planner.evaluate.overflow import overflowed, too_large_message
 from planner.usage.load import load_usage
@@ -492,12 +493,15 @@ def allocate_columns(spec: SweepSpec, scenarios: int) -> dict[str, np.ndarray]:
     Writing them here, in one sequential pass, also faults their pages in before the chunks
     write them option by option (every fourth number or so): measured on two cores, a 200,000
     scenario sweep of examples/usage.yaml spent 0.6–0.9 s CPU in those strided first writes,
-    against 0.1–0.4 s for this pass and 0.13–0.15 s for the same writes afterwards."""
+    against 0.1–0.4 s for this pass and 0.13–0.15 s for the same writes afterwards. The float
+    columns are rows of one block mapped on its own (:mod:`planner.evaluate.frame_memory`)."""
     rows = scenarios * len(spec.option_names)
+    dtypes = _column_dtypes(spec)
+    floats = iter(nan_columns(sum(dtype is float for dtype in dtypes.values()), rows))
     out = {}
-    for name, dtype in _column_dtypes(spec).items():
+    for name, dtype in dtypes.items():
         if dtype is float:
-            out[name] = np.full(rows, np.nan)
+            out[name] = next(floats)
         elif dtype is object:
             out[name] = np.empty(rows, dtype=object)
         else:
