@@ -267,10 +267,13 @@ def render_html(result: Result, date: datetime.date, paper: str = "a4",
                 lang: str = "en") -> str:
     """The stand-alone HTML report, on ``paper`` when printed, in ``lang`` (already resolved:
     :func:`planner.render.i18n.resolve` decides whether Chinese can be printed). Text that
-    no installed font can print warns (:func:`warn_missing_glyphs`)."""
+    no installed font can print warns (:func:`warn_missing_glyphs`). The charts' matplotlib
+    objects are collected apart from the process's older ones (:func:`_collecting_new_objects_only`:
+    one full collection of a process that has just imported matplotlib, pandas and WeasyPrint
+    was 0.06 s of a first report's 0.5–0.6 s)."""
     check_paper(paper)
     warn_missing_glyphs(result)
-    with i18n.language(lang):
+    with i18n.language(lang), _collecting_new_objects_only():
         return environment().get_template(TEMPLATE).render(context(result, date, paper))
 
 
