@@ -3,10 +3,10 @@
 numpy advises the kernel to back every array of 4 MB or more with transparent huge pages
 (``madvise(MADV_HUGEPAGE)``). Where the kernel's THP defrag setting is ``madvise`` (a common
 default), a page fault in such memory may first compact memory to find a free 2 MB page,
-synchronously, in the process's own time. A sweep's frame is a few hundred MB written once,
-column by column: measured on two cores, a 200,000-scenario sweep of examples/usage.yaml spent
-0.3–0.6 s of its 1.6–2.2 s CPU filling its float columns with NaN, against about 0.1 s when the
-same memory is not advised (five sweeps each, in turns). :func:`nan_columns` maps them as
+synchronously, in the process's own time. A sweep's frame is a few hundred MB written once:
+a profile of a 200,000-scenario sweep of examples/usage.yaml on two cores put 0.53 s of its
+1.95 s CPU in filling its float columns with NaN, and five such sweeps in turns took 1.93–2.20 s
+with the advice and 1.42–1.56 s without. :func:`nan_columns` maps them as
 one anonymous, private region of the process, not advised, so the kernel serves plain pages
 (or huge ones where THP is ``always``); the numbers are the same.
 

@@ -330,8 +330,7 @@ def charts_as_images(html: str) -> str:
 
 def write_pdf(document: weasyprint.Document, date: datetime.date) -> bytes:
     """The PDF of a laid-out ``document``, its font subsets stamped with ``date`` (see
-    :func:`render_pdf`) and made without decoding the tables they leave out
-    (:mod:`planner.render.pdf_fonts`)."""
+    :func:`render_pdf`) and made by HarfBuzz (:mod:`planner.render.pdf_fonts`)."""
     from planner.render.pdf_fonts import harfbuzz_subsetting
 
     with _PDF_LOCK, _collecting_new_objects_only(), harfbuzz_subsetting():

@@ -49,7 +49,8 @@ def harfbuzz_subset(font_file: bytes, index: int, glyph_ids: Collection[int], *,
     used = hb.SubsetInput()
     used.glyph_set.update(glyph_ids)
     used.flags = common | flags.RETAIN_GIDS
-    used.drop_table_tag_set.update(int.from_bytes(t.encode("ascii"), "big") for t in DROPPED_TABLES)
+    used.drop_table_tag_set.update(int.from_bytes(tag.encode("ascii"), "big")
+                                   for tag in DROPPED_TABLES)
     kept = hb.subset(hb.Face(hb.Blob(font_file), index), used)
     if kept is None:
         return None

@@ -96,7 +96,9 @@ def _names(names: list[Any]) -> str:
 def _cloud_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
     problems = []
     pricing = entry.get("pricing", "on_demand")
-    if entry.get("reserved_instances") is not None and pricing in PRICINGS and pricing not in RESERVED_TERM_MONTHS:
+    # an unknown pricing is refused elsewhere
+    committed = pricing not in PRICINGS or pricing in RESERVED_TERM_MONTHS
+    if entry.get("reserved_instances") is not None and not committed:
         problems.append(Problem(
             f"reserved_instances applies only with pricing reserved_1y or reserved_3y, not "
             f"{pricing}", path=f"{here}.reserved_instances", at="map"))
