@@ -63,10 +63,10 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     bought = (m == p) | replaced
     resale = card.resale_fraction * price
     components = {"resale": np.where(replaced, -resale * n, 0.0)}
-    quantities = {"resale": (replaced * n, Message("qty.machines_sold"), -resale)}
+    quantities = {"resale": (lambda: replaced * n, Message("qty.machines_sold"), -resale)}
     if card.financing is None:
         components["purchase"] = np.where(bought, price * n, 0.0)
-        quantities["purchase"] = (bought * n, Message("qty.machines"), price)
+        quantities["purchase"] = (lambda: bought * n, Message("qty.machines"), price)
     else:
         f = card.financing
         down = np.minimum(f.down_payment, price)
@@ -81,8 +81,8 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
         payoff_month = (age >= 1) & (replaced | (m == T))
         components["loan_payoff"] = np.where(
             payoff_month, loan_balance(principal, rate, f.months, paid) * n, 0.0)
-        quantities["purchase"] = (bought * n, Message("qty.down_payments"), down)
-        quantities["financing"] = (paying * n, Message("qty.loan_payments"), payment)
+        quantities["purchase"] = (lambda: bought * n, Message("qty.down_payments"), down)
+        quantities["financing"] = (lambda: paying * n, Message("qty.loan_payments"), payment)
         quantities["loan_payoff"] = (
             lambda: (components["loan_payoff"] > 0) * n, Message("qty.loans_paid_off"), None)
     last_bought = p + L * np.floor((T - p - 1) / L)
@@ -129,10 +129,11 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     fleet = bool(np.any(n != 1))  # units say machine-years, machine-months for a fleet
     quantities.update({
         "energy": (energy_kwh, Message("qty.kwh"), card.electricity_per_kwh),
-        "maintenance": (serving / 12.0 * n,
+        "maintenance": (lambda: serving / 12.0 * n,
                         Message("qty.machine_years" if fleet else "qty.years"),
                         card.maintenance_per_year),
-        "fixed": (serving * n, Message("qty.machine_months" if fleet else "qty.months"),
+        "fixed": (lambda: serving * n,
+                  Message("qty.machine_months" if fleet else "qty.months"),
                   card.fixed_cost_per_month),
         "operating": (system_hours, Message("qty.system_hours"), card.operating_cost_per_hour),
     })
