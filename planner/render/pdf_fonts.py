@@ -13,8 +13,8 @@ HarfBuzz project's Python binding, so no system library is needed.
 
 Where WeasyPrint subsets with the system's HarfBuzz, its fontTools step is never called and
 nothing changes; where that step is not there (a WeasyPrint that subsets differently),
-nothing changes either; where HarfBuzz cannot subset a font, WeasyPrint's fontTools step
-does, as before. The caller holds the PDF lock (:func:`planner.render.html.write_pdf`), so no
+nothing changes either; where HarfBuzz cannot subset a font, or ``uharfbuzz`` is not
+installed, WeasyPrint's fontTools step does, as before. The caller holds the PDF lock (:func:`planner.render.html.write_pdf`), so no
 other thread writes a PDF meanwhile.
 """
 
@@ -69,8 +69,9 @@ def harfbuzz_subsetting() -> Iterator[None]:
     """Within the block, WeasyPrint subsets fonts with :func:`harfbuzz_subset` instead of
     fontTools (see the module's docstring)."""
     try:
+        import uharfbuzz  # noqa: F401  (a dependency; without it WeasyPrint subsets as it would)
         from weasyprint.pdf import fonts
-    except ImportError:  # pragma: no cover - WeasyPrint is a dependency
+    except ImportError:  # pragma: no cover - both are dependencies
         yield
         return
     original = getattr(fonts.Font, "_fonttools_subset", None)
