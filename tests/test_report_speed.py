@@ -118,3 +118,16 @@ def test_the_subsetting_is_weasyprints_own_again_after_the_block():
     with harfbuzz_subsetting():
         assert fonts.Font._fonttools_subset is not original
     assert fonts.Font._fonttools_subset is original
+
+
+def test_without_uharfbuzz_weasyprint_subsets_as_it_would(monkeypatch):
+    import sys
+
+    from weasyprint.pdf import fonts
+
+    from planner.render.pdf_fonts import harfbuzz_subsetting
+
+    monkeypatch.setitem(sys.modules, "uharfbuzz", None)  # import uharfbuzz: ImportError
+    original = fonts.Font._fonttools_subset
+    with harfbuzz_subsetting():
+        assert fonts.Font._fonttools_subset is original
