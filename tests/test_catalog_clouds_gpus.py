@@ -342,7 +342,7 @@ def test_every_shipped_aws_row_is_the_rechecked_price():
     module = _load_build_script()
     for row in _shipped("clouds.csv"):
         if row["provider"] == "aws":
-            on_demand, reserved = module.AWS_RECHECKED[row["instance"]][row["region"]]
+            on_demand, reserved = module.aws_rechecked_prices()[row["instance"]][row["region"]]
             assert float(row["price_per_hour"]) == pytest.approx(on_demand, abs=5e-5)
             if reserved is None:
                 assert row["reserved_1y_price_per_hour"] == ""
