@@ -75,20 +75,6 @@ def test_a_street_price_is_dated_by_its_price_date():
                      "street price of NVIDIA Tesla T4": "price"}
 
 
-def test_the_assumptions_table_dates_a_street_price_by_the_price_not_the_gpu_row():
-    """The T4's row is dated 2024-07-24 and its street price 2018-09-13: the table says
-    2018-09-13 beside the price, 2024-07-24 beside the specifications, and the plan's
-    catalog_as_of stays the row's date (SPEC §2)."""
-    result = planner.load({
-        "version": 1, "demand": {"gpu_hours_per_month": 100},
-        "site": {"electricity_per_kwh": 0.1},
-        "options": [{"name": "box", "own": {"gpu": "t4"}}]}).evaluate()
-    dates = {str(a["item"]): a["as_of"] for a in result.assumptions}
-    assert dates == {"GPU NVIDIA Tesla T4": "2024-07-24",
-                     "street price of NVIDIA Tesla T4": "2018-09-13"}
-    assert result.data["catalog_as_of"] == "2024-07-24"
-
-
 def test_a_pue_reference_is_listed_but_dates_no_price():
     result = planner.load({
         "version": 1, "demand": {"gpu_hours_per_month": 100},

@@ -51,11 +51,9 @@ def _fx_source(plan, code: str) -> Message | None:
 
 
 def assumption_dicts(rows: list[Assumption]) -> list[dict[str, Any]]:
-    """The Result's ``assumptions``: item, value, as_of, source and kind of each row. A price's
-    ``as_of`` is the date of the price itself: a street price dated 2026-07-14 on a GPU row of
-    2024-07-24 reads 2026-07-14 (the row's date still counts in ``catalog_as_of``)."""
-    return [{"item": r.item, "value": r.value, "as_of": r.price_as_of or r.as_of,
-             "source": r.source, "kind": r.kind} for r in rows]
+    """The Result's ``assumptions``: item, value, as_of, source and kind of each row."""
+    return [{"item": r.item, "value": r.value, "as_of": r.as_of, "source": r.source,
+             "kind": r.kind} for r in rows]
 
 
 def prices_as_of(rows: list[Assumption]) -> str | None:
