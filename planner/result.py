@@ -191,7 +191,9 @@ class Result:
     ``option`` and ``present_value`` [currency], NaN where the option is infeasible at that
     level.
     ``assumptions`` lists what the figures rest on: dicts with ``item``, ``value``, ``as_of``
-    and ``source`` (``as_of``/``source`` ``None`` for the user's own inputs).
+    and ``source`` (``as_of``/``source`` ``None`` for the user's own inputs), ``kind``
+    (``"price"`` or ``"reference"``) and ``price_as_of`` (a price's own date, which may differ
+    from its catalog row's ``as_of``; ``None`` otherwise).
     ``inputs`` are the few inputs that matter most, as :class:`Input` (label, value) pairs of
     messages.
     ``sensitivity`` says what changes the answer: each key input moved down and up (see

@@ -75,6 +75,35 @@ def test_a_street_price_is_dated_by_its_price_date():
                      "street price of NVIDIA Tesla T4": "price"}
 
 
+def test_the_assumptions_tables_date_a_street_price_by_the_price():
+    """The T4's row is dated 2024-07-24 and its street price 2018-09-13. The Result keeps the
+    row's date in ``as_of`` (the plan's catalog_as_of counts it) and the price's own in
+    ``price_as_of``; the report's tables put 2018-09-13 beside the price and 2024-07-24 beside
+    the specifications, and the workbook's and ZIP's table carry both."""
+    from planner.render.tables import assumptions_table
+
+    result = planner.load({
+        "version": 1, "demand": {"gpu_hours_per_month": 100},
+        "site": {"electricity_per_kwh": 0.1},
+        "options": [{"name": "box", "own": {"gpu": "t4"}}]}).evaluate()
+    price = "street price of NVIDIA Tesla T4"
+    stored = {str(a["item"]): (a["as_of"], a["price_as_of"]) for a in result.assumptions}
+    assert stored == {"GPU NVIDIA Tesla T4": ("2024-07-24", None),
+                      price: ("2024-07-24", "2018-09-13")}
+    shown = {row["item"]: row["as_of"] for row in content.assumption_rows(result)}
+    assert shown == {"GPU NVIDIA Tesla T4": "2024-07-24", price: "2018-09-13"}
+    markdown = render(result, "md", date=EARLY).decode()
+    line = next(x for x in markdown.splitlines() if x.startswith(f"| {price}"))
+    assert "| 2018-09-13 |" in line and "2024-07-24" not in line
+    html = render(result, "html", date=EARLY).decode()
+    assert '<td class="date">2018-09-13</td>' in html
+    table = assumptions_table(result)
+    assert dict(zip(table.column("item"), table.column("price_as_of"))) == {
+        "GPU NVIDIA Tesla T4": None, price: "2018-09-13"}
+    assert dict(zip(table.column("item"), table.column("as_of"))) == {
+        "GPU NVIDIA Tesla T4": "2024-07-24", price: "2024-07-24"}
+
+
 def test_a_pue_reference_is_listed_but_dates_no_price():
     result = planner.load({
         "version": 1, "demand": {"gpu_hours_per_month": 100},

@@ -51,9 +51,11 @@ def _fx_source(plan, code: str) -> Message | None:
 
 
 def assumption_dicts(rows: list[Assumption]) -> list[dict[str, Any]]:
-    """The Result's ``assumptions``: item, value, as_of, source and kind of each row."""
+    """The Result's ``assumptions``: item, value, as_of, source and kind of each row, and for a
+    price ``price_as_of``, the date of the price itself (``as_of`` is its catalog row's: an
+    RTX A6000 priced 2026-07-14 on a GPU row of 2024-07-24; ``None`` for a reference)."""
     return [{"item": r.item, "value": r.value, "as_of": r.as_of, "source": r.source,
-             "kind": r.kind} for r in rows]
+             "kind": r.kind, "price_as_of": r.price_as_of} for r in rows]
 
 
 def prices_as_of(rows: list[Assumption]) -> str | None:

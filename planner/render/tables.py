@@ -317,16 +317,19 @@ def cost_vs_usage_table(result: Result) -> Table:
 
 def assumptions_table(result: Result) -> Table:
     """What the figures rest on; ``source`` empty and ``as_of`` empty for the user's inputs;
-    ``kind``: price (dated, warned about when old) or reference (specifications)."""
+    ``kind``: price (dated, warned about when old) or reference (specifications);
+    ``price_as_of``: a price's own date (its catalog row's ``as_of`` may be older or newer)."""
     columns = [Column("item", "Item"), Column("value", "Value"), Column("as_of", "As of"),
-               Column("source", "Source"), Column("kind", "Kind")]
+               Column("source", "Source"), Column("kind", "Kind"),
+               Column("price_as_of", "Price dated")]
     rows = []
     for item in result.assumptions:
         value = clean(item.get("value"))
         rows.append([str(item.get("item", "")), value,
                      str(item["as_of"]) if item.get("as_of") else None,
                      str(item["source"]) if item.get("source") else None,
-                     item.get("kind") or "reference"])
+                     item.get("kind") or "reference",
+                     str(item["price_as_of"]) if item.get("price_as_of") else None])
     return Table("assumptions", "Assumptions", columns, rows, frozen=1)
 
 

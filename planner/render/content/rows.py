@@ -228,7 +228,8 @@ def _sources(source: object) -> list[dict[str, Any]]:
 
 
 def assumption_rows(result: Result) -> list[dict[str, Any]]:
-    """What the figures rest on: item, value, as-of date and sources (the user's inputs marked).
+    """What the figures rest on: item, value, as-of date (a price's own date) and sources (the
+    user's inputs marked).
 
     ``source`` is the text of the source field ("your input" for the user's own values);
     ``sources`` the same split into its parts, each with ``text`` and ``is_url``; ``kind``
@@ -241,6 +242,10 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
             text = fmt.MISSING if value is None else i18n.text(value)
         else:
             text = fmt.figure(value)
+        # A price is dated by the price itself: the "as of" beside a street price is the day
+        # it was priced, not the date of the GPU row that carries it (the row's date still
+        # counts in the plan's catalog_as_of).
+        dated = item.get("price_as_of") or item.get("as_of")
         source = item.get("source")
         if source:
             source_text = source = i18n.text(source)
@@ -252,7 +257,7 @@ def assumption_rows(result: Result) -> list[dict[str, Any]]:
             "kind": item.get("kind") or "reference",
             "item": i18n.text(item.get("item", "")),
             "value": text,
-            "as_of": str(item["as_of"]) if item.get("as_of") else fmt.MISSING,
+            "as_of": str(dated) if dated else fmt.MISSING,
             "source": source_text,
             "sources": _sources(source) if source else [{"text": source_text, "is_url": False}],
         })
