@@ -370,7 +370,8 @@ def site_rates(catalog: Catalog, *, region: str | None, tariff: str, kind: str |
             out.electricity_per_kwh = price * fx_factor(row.currency, currency, fx, "region")
             out.provenance.append(_price(
                 "electricity", {"region": row.name, "tariff": tariff}, "electricity_price",
-                {"currency": row.currency, "price": price}, row))
+                {"currency": row.currency, "price": price}, row,
+                price_as_of=row.price_as_of(tariff)))
         if row.carbon_kg_per_kwh is not None:
             out.carbon_kg_per_kwh = row.carbon_kg_per_kwh
             out.provenance.append(_reference(

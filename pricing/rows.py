@@ -144,7 +144,10 @@ class FreeTierRow:
 
 @dataclass(frozen=True)
 class RegionRow:
-    """Electricity prices and grid carbon intensity of a country, state or union."""
+    """Electricity prices and grid carbon intensity of a country, state or union.
+
+    ``as_of`` is the older of the two prices' dates; ``household_as_of`` and ``business_as_of``
+    date a price that is newer than that (``None``: the price is dated by ``as_of``)."""
 
     id: str
     name: str
@@ -155,6 +158,13 @@ class RegionRow:
     as_of: str
     source: str
     notes: str | None
+    household_as_of: str | None = None
+    business_as_of: str | None = None
+
+    def price_as_of(self, tariff: str) -> str:
+        """The date of the ``tariff`` (``"household"`` or ``"business"``) price."""
+        own = self.business_as_of if tariff == "business" else self.household_as_of
+        return own or self.as_of
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,10 @@ TABLES: dict[str, tuple[Column, ...]] = {
         _money("electricity_business_per_kwh", "non-household price of 1 kWh, excluding VAT"),
         Column("carbon_kg_per_kwh", "float", "kg CO2e/kWh", "grid carbon intensity"),
         *_PROVENANCE,
+        Column("household_as_of", "date", "YYYY-MM-DD or YYYY-MM",
+               "date of the household price where it is newer than as_of (empty: as_of)"),
+        Column("business_as_of", "date", "YYYY-MM-DD or YYYY-MM",
+               "date of the business price where it is newer than as_of (empty: as_of)"),
     ),
     "site-kinds": (
         Column("id", "str", "", "home-office, server-closet, colocation, hyperscale", True),

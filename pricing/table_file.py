@@ -212,6 +212,8 @@ def _check_row(table: str, row: dict[str, Any]) -> list[str]:
         problems.extend(_check_tier_lists(row))
     if table in ("regions", "site-kinds") and row.get("id"):
         row["id"] = row["id"].lower()
+    if table == "regions":
+        problems.extend(_check_tariff_dates(row))
     if table == "systems" and row.get("id"):
         row["id"] = row["id"].lower()
     if table == "site-kinds" and row.get("pue") is not None and row["pue"] < 1:
@@ -219,6 +221,23 @@ def _check_row(table: str, row: dict[str, Any]) -> list[str]:
     if table == "interconnects":
         problems.extend(_check_words(row, {"interconnect": INTERCONNECTS,
                                            "across_machines": ACROSS_MACHINES}))
+    return problems
+
+
+def _check_tariff_dates(row: dict[str, Any]) -> list[str]:
+    """A region's ``household_as_of`` / ``business_as_of`` dates a price of the row, and is
+    not older than ``as_of`` (the older of the two prices' dates)."""
+    problems = []
+    for tariff in ("household", "business"):
+        dated = row.get(f"{tariff}_as_of")
+        if not dated:
+            continue
+        if row.get(f"electricity_{tariff}_per_kwh") is None:
+            problems.append(f"{tariff}_as_of {dated} dates no price: "
+                            f"electricity_{tariff}_per_kwh is empty")
+        elif row.get("as_of") and parse_as_of(dated) < parse_as_of(row["as_of"]):
+            problems.append(f"{tariff}_as_of {dated} is older than as_of {row['as_of']}: "
+                            "as_of is the older of the two prices' dates")
     return problems
 
 

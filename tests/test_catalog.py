@@ -532,3 +532,29 @@ def test_pricing_does_not_import_planner():
     code = "import sys, pricing.catalog; print('planner' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_regions_tariff_dates_are_checked(tmp_path):
+    """household_as_of / business_as_of date a price the row has and are not older than the
+    row's as_of (the older of the two prices' dates); a valid one dates that tariff only."""
+    path = write(
+        tmp_path,
+        "regions.csv",
+        """
+id,name,electricity_household_per_kwh,electricity_business_per_kwh,currency,as_of,source,household_as_of,business_as_of
+xa,Older,0.3,0.2,EUR,2026-05,s,2026-01,
+xb,Priceless,0.3,,EUR,2026-05,s,,2026-09
+xc,Fine,0.3,0.2,EUR,2026-05,s,2026-10,
+""",
+    )
+    with pytest.raises(CatalogFileError) as info:
+        load_catalog([path])
+    assert [line for line, _ in info.value.problems] == [2, 3]
+    messages = [message for _, message in info.value.problems]
+    assert "household_as_of 2026-01 is older than as_of 2026-05" in messages[0]
+    assert "business_as_of 2026-09 dates no price" in messages[1]
+    fine = write(tmp_path, "fine.csv", "\n".join(
+        path.read_text().splitlines()[:1] + path.read_text().splitlines()[3:]))
+    row = load_catalog([fine]).region("xc")
+    assert (row.as_of, row.price_as_of("household"), row.price_as_of("business")) == (
+        "2026-05", "2026-10", "2026-05")

@@ -270,16 +270,26 @@ def test_region_prices_and_carbon_are_plausible(catalog):
 
 def test_region_spot_checks(catalog):
     # BDEW 2026 household average as checked on 2026-08-21: 37.0 ct/kWh = 0.370 EUR/kWh (the
-    # January evaluation gave 37.2); BDEW's industry price of August 2026, 160 MWh to 20 GWh a
-    # year at medium voltage: 17.2 ct/kWh = 0.172 EUR/kWh
-    assert catalog.region("de").electricity_household_per_kwh == pytest.approx(0.370)
-    assert catalog.region("de").electricity_business_per_kwh == pytest.approx(0.172)
-    # Eurostat, first half of 2025: EUR 19.02 per 100 kWh for non-household consumers
-    assert catalog.region("eu").electricity_business_per_kwh == pytest.approx(0.1902)
+    # January evaluation gave 37.2), dated by its own household_as_of; Eurostat nrg_pc_205,
+    # second half of 2025, band IC (500-1,999 MWh a year): 226.4 EUR/MWh = 0.2264 EUR/kWh
+    de = catalog.region("de")
+    assert de.electricity_household_per_kwh == pytest.approx(0.370)
+    assert de.electricity_business_per_kwh == pytest.approx(0.2264)
+    assert (de.as_of, de.price_as_of("household"), de.price_as_of("business")) == (
+        "2025-07", "2026-08", "2025-07")
+    # Eurostat, second half of 2025: EUR 18.37 per 100 kWh for non-household consumers (IC)
+    assert catalog.region("eu").electricity_business_per_kwh == pytest.approx(0.1837)
     assert catalog.region("eu").currency == "EUR"
     assert catalog.region("gb").currency == "GBP"
     assert catalog.region("jp").currency == "JPY"
-    assert catalog.region("us-ca").electricity_household_per_kwh == pytest.approx(0.2951)
+    # EIA Electric Power Monthly Table 5.6.B, California residential January-July 2026:
+    # 33.25 cents/kWh; commercial January-May 2026: 25.11 cents/kWh
+    assert catalog.region("us-ca").electricity_household_per_kwh == pytest.approx(0.3325)
+    assert catalog.region("us-ca").electricity_business_per_kwh == pytest.approx(0.2511)
+    # Ofgem's cap for October-December 2026, 26.32 p/kWh, newer than DESNZ's April-June 2026
+    # small-business price (27.87 p/kWh), which dates the row
+    gb = catalog.region("gb")
+    assert (gb.price_as_of("household"), gb.price_as_of("business")) == ("2026-10", "2026-04")
     # Clean and dirty grids stay in their order.
     assert catalog.region("fr").carbon_kg_per_kwh < catalog.region("de").carbon_kg_per_kwh
     assert catalog.region("se").carbon_kg_per_kwh < catalog.region("pl").carbon_kg_per_kwh

@@ -105,9 +105,9 @@ def test_own_system_fills_the_non_gpu_price_and_power():
 
 
 def test_a_region_without_the_tariffs_price_comes_with_the_other_problems():
-    """SPEC §1: all problems at once; France has no business price in the catalog, found from
+    """SPEC §1: all problems at once; Japan has no business price in the catalog, found from
     the raw document together with an unknown key."""
-    doc = plan({"region": "fr"}, fx={"EUR": 1.1})
+    doc = plan({"region": "jp"}, fx={"JPY": 0.0067})
     doc["horizon_month"] = 12
     with pytest.raises(UserError) as err:
         planner.load(doc)
@@ -115,6 +115,22 @@ def test_a_region_without_the_tariffs_price_comes_with_the_other_problems():
     assert "horizon_month" in found
     assert "business electricity price" in found["site.region"]
     assert "tariff: household" in found["site.region"]
+
+
+def test_a_regions_tariff_is_dated_by_its_own_price():
+    """Germany's household price (BDEW, 2026-08) is newer than its business price (Eurostat,
+    second half of 2025, which dates the row): a plan on the household tariff is dated by its
+    own price, one on the business tariff by the row's date; the catalog row's as_of (SPEC
+    §2's catalog_as_of) is the same for both."""
+    dated = {}
+    for tariff in ("household", "business"):
+        result = planner.load(plan({"region": "de", "tariff": tariff},
+                                   fx={"EUR": 1.1})).evaluate()
+        price = next(a for a in result.assumptions if a["kind"] == "price")
+        dated[tariff] = (result.data["prices_as_of"], result.data["catalog_as_of"],
+                         price["as_of"], price["price_as_of"])
+    assert dated == {"household": ("2026-08", "2025-07", "2025-07", "2026-08"),
+                     "business": ("2025-07", "2025-07", "2025-07", "2025-07")}
 
 
 def test_a_foreign_region_for_carbon_alone_needs_no_exchange_rate():
