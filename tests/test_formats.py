@@ -387,6 +387,26 @@ def test_markdown_right_aligns_figures(usage):
     assert {len(c) for c in cells} == {len(options[0].split("|")[5])}
 
 
+def test_markdown_in_chinese(usage):
+    """``lang="zh"`` writes the Markdown in Chinese, headings, column heads, units, components
+    and inputs included (plain text needs no CJK font); the figures are the English report's
+    and every table still lines up."""
+    english = render(usage, "md", date=DATE).decode("utf-8")
+    text = render(usage, "md", date=DATE, lang="zh").decode("utf-8")
+    for heading in ("## 方案比较", "## 成本构成", "### workstation", "## 按年支付的金额",
+                    "## 何时回本", "## 什么会改变结论", "## 假设"):
+        assert heading in text
+    for english_only in ("## Options compared", "## What changes the answer", "| Component",
+                         "| Input ", "| energy ", "| kWh "):
+        assert english_only not in text and english_only in english
+    assert "| 能耗 " in text and "| 千瓦时 " in text  # the workstation's energy row
+    assert "| 需求 " in text  # the sensitivity's first input, Demand
+    assert "| 自购 / 对比 | a100-on-demand | a100-spot | kaggle |" in text
+    assert "| workstation |            6.2 |      11.4 |   11.6 |" in text  # same months
+    for table in _markdown_tables(text):
+        assert len({_width(line) for line in table}) == 1, table
+
+
 def test_markdown_wide_characters_line_up():
     result = _fixture_result()
     result.data["options"][3]["name"] = "工作站"

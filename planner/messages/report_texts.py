@@ -274,6 +274,66 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "chart.no_wait": ("days: no job length given", "天：未给出作业时长"),
 
     # assumptions and appendix
+    # the Markdown report (render/plain.py), where its words differ from the HTML report's
+    "md.h.costs": ("What the costs are made of", "成本构成"),
+    "md.total": ("total", "合计"),
+    "md.residual": ("residual value", "残值"),
+    "md.col.component": ("Component", "构成"),
+    "md.col.unit": ("Unit", "单位"),
+    "md.col.price_per_unit": ("Price per unit", "单价"),
+    "md.col.per_hour": ("Per GPU-hour", "每 GPU 小时"),
+    "md.h.cash": ("Money paid by year", "按年支付的金额"),
+    "md.cash.note": ("Residual value is not a payment and is not counted here.",
+                     "残值不是支付，此处不计入。"),
+    "md.be.corner": ("Own / against", "自购 / 对比"),
+    "md.be.matrix_note": (
+        ("Months until buying the row's option pays off against the column's (cumulative "
+        "cost, residual value not counted); {never}: not within {months} months."),
+        ("购买行中的方案相对列中的方案回本所需的月数（按累计成本，不计残值）；{never}：{months} "
+        "个月内不回本。")),
+    "md.col.own": ("Own", "自购"),
+    "md.col.against": ("Against", "对比"),
+    "md.col.pays_off_after": ("Pays off after", "回本时间"),
+    "md.col.busy_hours": ("Busy system-hours until then", "届时累计的整机忙碌小时"),
+    "md.col.break_even_usage": ("Break-even usage (GPU-hours / month)",
+                                "盈亏平衡用量（GPU 小时 / 月）"),
+    "md.be.pairs_note": (
+        ("Pays off after: cumulative cost, residual value not counted. Break-even usage: "
+        "month-1 demand in reference GPU-hours at which both cost the same in present value."),
+        ("回本时间：按累计成本计算，不计残值。盈亏平衡用量：第 1 个月的需求（以参考 GPU "
+        "小时计），在该用量下两者的现值相同。")),
+    "md.sens.pays_off_at": ("Pays off at {change}", "变动 {change} 时回本"),
+    "md.sens.cheapest_at": ("Cheapest at {change}", "变动 {change} 时最低"),
+    "md.sens.note_pair": (
+        ("Each input moved {down} down and {up} up, one at a time: when {own} pays off against "
+        "{versus} (as planned: {months}) and which option is then the cheapest (as planned: "
+        "{cheapest}; a change in bold)."),
+        ("每个输入逐一下调 {down}、上调 {up}：{own} 相对 {versus} 何时回本（按计划：{months}），"
+        "以及此时哪个方案成本最低（按计划：{cheapest}；变化以粗体标出）。")),
+    "md.sens.note": (
+        ("Each input moved {down} down and {up} up, one at a time: which option is then the "
+        "cheapest (as planned: {cheapest}; a change in bold)."),
+        ("每个输入逐一下调 {down}、上调 {up}：此时哪个方案成本最低（按计划：{cheapest}；"
+        "变化以粗体标出）。")),
+    "md.h.mix": ("The best mix", "最佳组合"),
+    "md.col.alternative": ("Nearest alternative", "最接近的备选"),
+    "md.col.against_best": ("Against the best", "与最佳相比"),
+    "md.h.uncertainty": ("Uncertainty", "不确定性"),
+    "md.col.cheapest_in": ("Cheapest in", "成本最低的比例"),
+    "md.col.feasible_in": ("Feasible in", "可行的比例"),
+    "md.col.pv_p5": ("Present value P5", "现值 P5"),
+    "md.col.pays_off_in": ("Pays off in", "回本的比例"),
+    "md.col.months_p5": ("Months P5", "月数 P5"),
+    "md.drivers": (
+        ("What drives the spread of {own} against {versus} (share of the variance of their "
+        "difference in present value each input explains alone):"),
+        "{own} 相对 {versus} 的差异由什么驱动（每个输入单独解释的两者现值之差的方差比例）："),
+    "md.col.share": ("Share", "比例"),
+    "md.no_assumptions": ("No assumptions were recorded.", "未记录任何假设。"),
+    "md.oldest_prices": ("The oldest prices used date from {date}.", "所用最早的价格日期为 {date}。"),
+    "md.oldest_catalog": (
+        ("The oldest catalog figures used date from {date} (specifications and references "
+        "included)."), "所用最早的目录数据日期为 {date}（含规格与参考数据）。"),
     "h.assumptions": ("Assumptions", "假设"),
     "col.item": ("Item", "项目"),
     "col.value": ("Value", "数值"),

@@ -57,9 +57,10 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
 
     ``date`` is the generation date printed in the report (default :func:`report_date`:
     SOURCE_DATE_EPOCH's day, else today, as on the command line); pin it for reproducible
-    output. ``paper`` (:data:`PAPERS`) and ``lang`` (:data:`LANGUAGES`) apply to
-    the HTML and PDF report; ``lang="zh"`` without a CJK font warns
-    (:class:`LanguageFallbackWarning`) and writes English.
+    output. ``paper`` (:data:`PAPERS`) applies to the HTML and PDF report, ``lang``
+    (:data:`LANGUAGES`) to them and the Markdown; ``lang="zh"`` without a CJK font warns
+    (:class:`LanguageFallbackWarning`) and writes the HTML and PDF in English (the Markdown,
+    plain text, stays Chinese).
     """
     if fmt not in FORMATS:
         msg = f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}"
@@ -97,7 +98,7 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
     else:
         from planner.render.plain import render_markdown
 
-        text = render_markdown(result, date)
+        text = render_markdown(result, date, lang)
     return text.encode("utf-8")
 
 

@@ -16,7 +16,9 @@ import unicodedata
 import zipfile
 from typing import TYPE_CHECKING, Any
 
-from planner.render import content, fmt, tables
+from planner.messages import Message
+from planner.render import content, fmt, i18n, tables
+from planner.render.i18n import t
 
 if TYPE_CHECKING:
     from planner.result import Result
@@ -111,8 +113,11 @@ def fixed_zipinfo(name: str, date: datetime.date) -> zipfile.ZipInfo:
 # -- Markdown -----------------------------------------------------------------------------------
 
 
-def _cell(text: str) -> str:
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+def _cell(text: Any) -> str:
+    """A Markdown table cell or line: a message in the report's language, a backslash, a bar
+    and a line break escaped."""
+    value = i18n.text(text) if isinstance(text, Message) else str(text)
+    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
 def _width(text: str) -> int:
@@ -170,22 +175,27 @@ def _breakdown_lines(result: Result) -> list[str]:
     data = result.data
     currency = data["currency"]
     table = tables.breakdown_table(result)
-    lines = ["## What the costs are made of", ""]
+    lines = [f"## {t('md.h.costs')}", ""]
     if table.rows:
         by_name = {r["name"]: r for r in data["options"]}
         names = [r["name"] for r in content.ranked_options(result)
                  if r["name"] in set(table.column("option"))]
+        # The units as messages, in the report's language (the table's are English text).
+        units = [record.get("unit") for record in result.breakdown.to_dict("records")]
         for name in names:
             rows = []
-            for option, component, quantity, unit, price, cost in table.rows:
+            for (option, component, quantity, _, price, cost), unit in zip(table.rows, units,
+                                                                            strict=True):
                 if option != name:
                     continue
-                rows.append([str(component).replace("_", " "), _quantity(quantity), unit or "",
-                             _price(price, currency), fmt.money(cost, currency, decimals=0)])
-            rows.append(["total", "", "", "",
+                rows.append([_component(str(component)), _quantity(quantity),
+                             i18n.text(unit) if unit else "", _price(price, currency),
+                             fmt.money(cost, currency, decimals=0)])
+            rows.append([t("md.total"), "", "", "",
                          fmt.money(by_name[name]["total_cost"], currency, decimals=0)])
             lines += [f"### {_cell(name)}", ""]
-            lines += markdown_table(["Component", "Quantity", "Unit", "Price per unit", "Cost"],
+            lines += markdown_table([t("md.col.component"), t("costs.quantity"), t("md.col.unit"),
+                                     t("md.col.price_per_unit"), t("costs.cost")],
                                     rows, numeric={1, 3, 4})
             lines.append("")
         return lines
@@ -193,11 +203,16 @@ def _breakdown_lines(result: Result) -> list[str]:
     if not totals["options"]:
         return []
     rows = [[component, *values] for component, values in totals["rows"]]
-    rows.append(["residual value", *totals["residual"]])
-    rows.append(["total", *totals["total"]])
-    lines += markdown_table(["Component", *totals["options"]], rows,
+    rows.append([t("md.residual"), *totals["residual"]])
+    rows.append([t("md.total"), *totals["total"]])
+    lines += markdown_table([t("md.col.component"), *totals["options"]], rows,
                             numeric=set(range(1, len(totals["options"]) + 1)))
     return lines + [""]
+
+
+def _component(component: str) -> str:
+    """A cost component's name; the residual value is one (a negative cost), not "less" one."""
+    return t("md.residual") if component == "residual value" else content.component_label(component)
 
 
 def _cash_flow_lines(result: Result) -> list[str]:
@@ -208,10 +223,11 @@ def _cash_flow_lines(result: Result) -> list[str]:
     rank = [r["name"] for r in content.ranked_options(result)]
     rows = [[row[0], *[fmt.money(v, currency, decimals=0) for v in row[1:]]]
             for row in sorted(table.rows, key=lambda row: rank.index(row[0]))]
-    lines = ["## Money paid by year", ""]
-    lines += markdown_table([c.label for c in table.columns], rows,
+    lines = [f"## {t('md.h.cash')}", ""]
+    # The periods' labels are in the report's language (content.year_periods).
+    lines += markdown_table([t("col.option"), *[c.label for c in table.columns[1:]]], rows,
                             numeric=set(range(1, len(table.columns))))
-    return lines + ["", "Residual value is not a payment and is not counted here.", ""]
+    return lines + ["", t("md.cash.note"), ""]
 
 
 def _break_even_lines(result: Result) -> list[str]:
@@ -220,7 +236,7 @@ def _break_even_lines(result: Result) -> list[str]:
     if not pairs:
         return []
     horizon = data["horizon_months"]
-    lines = ["## When buying pays off", ""]
+    lines = [f"## {t('h.break_even')}", ""]
     owns = list(dict.fromkeys(p["own"] for p in pairs))
     versus = [r["name"] for r in data["options"]
               if any(p["versus"] == r["name"] for p in pairs)]
@@ -232,25 +248,21 @@ def _break_even_lines(result: Result) -> list[str]:
             if (own, other) not in months:
                 cells.append(fmt.MISSING)
             elif fmt.is_missing(months[(own, other)]):
-                cells.append("never")
+                cells.append(t("value.never"))
             else:
                 cells.append(fmt.number(months[(own, other)], 1))
         matrix.append(cells)
-    lines += markdown_table(["Own / against", *versus], matrix,
+    lines += markdown_table([t("md.be.corner"), *versus], matrix,
                             numeric=set(range(1, len(versus) + 1)))
-    lines += ["", (f"Months until buying the row's option pays off against the column's "
-                   f"(cumulative cost, residual value not counted); never: not within "
-                   f"{horizon} months."), ""]
+    lines += ["", t("md.be.matrix_note", never=t("value.never"), months=horizon), ""]
     lines += markdown_table(
-        ["Own", "Against", "Pays off after", "Busy system-hours until then",
-         "Break-even usage (GPU-hours / month)"],
+        [t("md.col.own"), t("md.col.against"), t("md.col.pays_off_after"),
+         t("md.col.busy_hours"), t("md.col.break_even_usage")],
         [[r["own"], r["versus"], r["months"], r["system_hours"],
           r["usage"] + (f" ({r['direction']})" if r["direction"] else "")]
          for r in content.break_even_rows(result)],
         numeric={2, 3, 4})
-    lines += ["", ("Pays off after: cumulative cost, residual value not counted. "
-                   "Break-even usage: month-1 demand in reference GPU-hours at which both "
-                   "cost the same in present value."), ""]
+    lines += ["", t("md.be.pairs_note"), ""]
     return lines
 
 
@@ -269,11 +281,11 @@ def _sensitivity_lines(result: Result) -> list[str]:
         text = fmt.MISSING if name is None else name
         return f"**{text}**" if name != base else text
 
-    lines = ["## What changes the answer", ""]
-    header = ["Input"]
+    lines = [f"## {t('h.sensitivity')}", ""]
+    header = [t("sens.input")]
     if pair:
-        header += [f"Pays off at {down}", f"Pays off at {up}"]
-    header += [f"Cheapest at {down}", f"Cheapest at {up}"]
+        header += [t("md.sens.pays_off_at", change=down), t("md.sens.pays_off_at", change=up)]
+    header += [t("md.sens.cheapest_at", change=down), t("md.sens.cheapest_at", change=up)]
     rows = []
     for r in records:
         cells = [r["input"]]
@@ -282,15 +294,13 @@ def _sensitivity_lines(result: Result) -> list[str]:
         cells += [cheapest(r["cheapest_low"]), cheapest(r["cheapest_high"])]
         rows.append(cells)
     lines += markdown_table(header, rows, numeric={1, 2} if pair else set())
-    text = (f"Each input moved {fmt.percent(1 - low)} down and {fmt.percent(high - 1)} up, "
-            "one at a time")
+    moved = {"down": fmt.percent(1 - low), "up": fmt.percent(high - 1),
+             "cheapest": base or fmt.MISSING}
     if pair:
-        text += (f": when {pair[0]} pays off against {pair[1]} (as planned: "
-                 f"{_months(records[0]['months'])}) and which option is then the cheapest "
-                 f"(as planned: {base or fmt.MISSING}; a change in bold).")
+        text = t("md.sens.note_pair", own=pair[0], versus=pair[1],
+                 months=_months(records[0]["months"]), **moved)
     else:
-        text += f": which option is then the cheapest (as planned: {base or fmt.MISSING}; " \
-                "a change in bold)."
+        text = t("md.sens.note", **moved)
     return lines + ["", text, ""]
 
 
@@ -300,9 +310,9 @@ def _mix_lines(result: Result) -> list[str]:
     section = content.mix_section(result)
     if section is None:
         return []
-    lines = ["## The best mix", "", f"**{_cell(section['words'])}**", "",
+    lines = [f"## {t('md.h.mix')}", "", f"**{_cell(section['words'])}**", "",
              _cell(section["summary"]), ""]
-    lines += markdown_table(["Nearest alternative", "Present value", "Against the best"],
+    lines += markdown_table([t("md.col.alternative"), t("col.pv"), t("md.col.against_best")],
                             [[r["change"], r["pv"], r["versus"]]
                              for r in section["alternatives"]], numeric={1, 2})
     lines.append("")
@@ -318,72 +328,78 @@ def _uncertainty_lines(result: Result) -> list[str]:
     if not block:
         return []
     currency = result.data["currency"]
-    lines = ["## Uncertainty", "", content.uncertainty_sentence(result), ""]
+    lines = [f"## {t('md.h.uncertainty')}", "", content.uncertainty_sentence(result), ""]
     rows = []
     for row in block["options"]:
         pv = row["present_value"] or {}
         rows.append([row["name"], fmt.percent(block["cheapest_share"][row["name"]]),
                      fmt.percent(row["feasible_share"]),
                      *[fmt.money(pv.get(k), currency) for k in ("p5", "p50", "p95")]])
-    lines += markdown_table(["Option", "Cheapest in", "Feasible in", "Present value P5",
-                             "P50", "P95"], rows, numeric={1, 2, 3, 4, 5})
+    lines += markdown_table([t("col.option"), t("md.col.cheapest_in"), t("md.col.feasible_in"),
+                             t("md.col.pv_p5"), "P50", "P95"], rows, numeric={1, 2, 3, 4, 5})
     lines.append("")
     if block["break_even"]:
         rows = [[p["own"], p["versus"], fmt.percent(p["pays_off_share"]),
                  *[_months((p["months"] or {}).get(k)) for k in ("p5", "p50", "p95")]]
                 for p in block["break_even"]]
-        lines += markdown_table(["Own", "Against", "Pays off in", "Months P5", "P50", "P95"],
+        lines += markdown_table([t("md.col.own"), t("md.col.against"), t("md.col.pays_off_in"),
+                                 t("md.col.months_p5"), "P50", "P95"],
                                 rows, numeric={2, 3, 4, 5})
         lines.append("")
     drivers = block.get("drivers")
     if drivers:
-        lines += [(f"What drives the spread of {drivers['own']} against {drivers['versus']} "
-                  "(share of the variance of their difference in present value each input "
-                  "explains alone):"), ""]
-        lines += markdown_table(["Input", "Share"],
+        lines += [t("md.drivers", own=drivers["own"], versus=drivers["versus"]), ""]
+        lines += markdown_table([t("sens.input"), t("md.col.share")],
                                 [[d["input"], fmt.percent(d["first_order"])]
                                  for d in drivers["inputs"]], numeric={1})
         lines.append("")
     return lines
 
 
-def render_markdown(result: Result, date: datetime.date) -> str:
+def render_markdown(result: Result, date: datetime.date, lang: str = "en") -> str:
     """Title, the recommendation and key inputs, then every table: options, warnings, cost
     breakdown per option, money by year, break-even (matrix and pairs), sensitivity and
-    assumptions. Columns line up in the source; figures are rounded for reading (the CSV, ZIP
-    and XLSX formats carry them unrounded)."""
+    assumptions, in ``lang`` (``"en"`` or ``"zh"``: plain text needs no font, so Chinese is
+    never replaced by English here). Columns line up in the source; figures are rounded for
+    reading (the CSV, ZIP and XLSX formats carry them unrounded)."""
+    with i18n.language(lang):
+        return _markdown(result, date)
+
+
+def _markdown(result: Result, date: datetime.date) -> str:
     data = result.data
-    meta = [date.isoformat(), f"{data['horizon_months']}-month horizon",
-            f"money in {data['currency']}"]
+    meta = [date.isoformat(), t("meta.horizon", months=data["horizon_months"]),
+            t("meta.money", currency=data["currency"])]
     if data["discount_rate"]:
-        meta[-1] += f", discounted at {fmt.percent(data['discount_rate'])} a year"
+        meta[-1] += t("meta.discounted", rate=fmt.percent(data["discount_rate"]))
     if data.get("prices_as_of"):
-        meta.append(f"oldest price from {data['prices_as_of']}")
+        meta.append(t("meta.prices", date=data["prices_as_of"]))
     elif data.get("catalog_as_of"):
-        meta.append(f"catalog data as of {data['catalog_as_of']}")
+        meta.append(t("meta.catalog", date=data["catalog_as_of"]))
     lines = [f"# {_cell(data['title'])}", "", " · ".join(meta), "",
              content.recommendation(result), ""]
     if result.inputs:
-        lines += [f"- {_cell(label)}: {_cell(value)}"
+        lines += [f"- {_cell(label)}{t('colon')}{_cell(value)}"
                   for label, value in content.inputs(result)] + [""]
 
-    lines += ["## Options compared", ""]
+    lines += [f"## {t('h.options')}", ""]
     rows = []
     for row in content.option_rows(result):
-        name = row.name + (" (cheapest)" if row.cheapest else "")
-        feasible = "yes" if row.feasible else "no: " + "; ".join(row.reasons)
+        name = row.name + (f" ({t('badge.cheapest')})" if row.cheapest else "")
+        feasible = t("yes") if row.feasible else t("no") + t("colon") + "; ".join(row.reasons)
         rows.append([name, row.kind, row.gpu, feasible, row.total_cost, row.present_value,
                      row.cost_per_gpu_hour, row.gpu_hours_per_month, row.capacity,
                      row.served, row.residual_value])
-    lines += markdown_table(["Option", "Kind", "GPU", "Feasible", "Total cost",
-                             "Present value", "Per GPU-hour", "Served / month",
-                             "Capacity / month", "Serves itself", "Residual value"],
+    lines += markdown_table([t("col.option"), t("col.kind"), "GPU", t("col.feasible"),
+                             t("col.total"), t("col.pv"), t("md.col.per_hour"),
+                             t("col.gpu_hours"), t("col.capacity"), t("col.served"),
+                             t("col.residual")],
                             rows, numeric={4, 5, 6, 7, 8, 9, 10})
     lines.append("")
 
     notes = content.warnings(result, date)
     if notes:
-        lines += ["## Warnings", ""] + [f"- {_cell(n)}" for n in notes] + [""]
+        lines += [f"## {t('h.warnings')}", ""] + [f"- {_cell(n)}" for n in notes] + [""]
 
     lines += _breakdown_lines(result)
     lines += _cash_flow_lines(result)
@@ -392,19 +408,18 @@ def render_markdown(result: Result, date: datetime.date) -> str:
     lines += _uncertainty_lines(result)
     lines += _mix_lines(result)
 
-    lines += ["## Assumptions", ""]
+    lines += [f"## {t('h.assumptions')}", ""]
     assumptions = content.assumption_rows(result)
     if assumptions:
         lines += markdown_table(
-            ["Item", "Value", "As of", "Source"],
+            [t("col.item"), t("col.value"), t("col.as_of"), t("col.source")],
             [[r["item"], r["value"], r["as_of"], r["source"]] for r in assumptions],
             numeric=set())
         lines.append("")
     else:
-        lines += ["No assumptions were recorded.", ""]
+        lines += [t("md.no_assumptions"), ""]
     if data.get("prices_as_of"):
-        lines += [f"The oldest prices used date from {data['prices_as_of']}.", ""]
+        lines += [t("md.oldest_prices", date=data["prices_as_of"]), ""]
     if data.get("catalog_as_of"):
-        lines += [(f"The oldest catalog figures used date from {data['catalog_as_of']} "
-                  "(specifications and references included)."), ""]
+        lines += [t("md.oldest_catalog", date=data["catalog_as_of"]), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

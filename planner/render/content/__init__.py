@@ -34,6 +34,7 @@ from planner.render.content.appendix import formulas, worked_figures
 from planner.render.content.common import (
     KIND_LABELS,
     KIND_VERBS,
+    component_label,
     option_name,
     ranked_options,
     site_pue,
@@ -69,7 +70,8 @@ from planner.result import STALE_AFTER_DAYS
 __all__ = [
     "COMPONENTS", "COMPONENT_GROUPS", "KIND_LABELS", "KIND_VERBS", "STALE_AFTER_DAYS",
     "OptionRow", "Period", "assumption_rows", "break_even_matrix", "break_even_rows",
-    "break_even_sentence", "breakdown_tables", "catalog_age_days", "component_totals",
+    "break_even_sentence", "breakdown_tables", "catalog_age_days", "component_label",
+    "component_totals",
     "decision", "decision_notes", "decision_parts", "formulas", "free_tier_rows", "group_label",
     "grouped_monthly", "headline_pair", "inputs", "key_figures", "marked_break_even",
     "mix_section", "mix_sentences",
