@@ -165,6 +165,10 @@ def test_html_and_medium_formats_of_generated_plans(doc):
     result = _evaluated(doc)
     assume(result is not None)
     check_outputs(doc, result, formats=MEDIUM)
+    # The Markdown in Chinese: its own texts and sentences, the same figures.
+    text = render(result, "md", date=DAY, lang="zh").decode("utf-8")
+    assert text.startswith("# ") and "## 方案比较" in text
+    assert not NOT_A_NUMBER.search(_without(text, _texts_of(doc, result))), "md zh"
 
 
 # No shrinking: shrinking a failing PDF example takes many minutes.
