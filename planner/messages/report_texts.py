@@ -273,7 +273,6 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "free.no_job": ("no job length given", "未给出作业时长"),
     "chart.no_wait": ("days: no job length given", "天：未给出作业时长"),
 
-    # assumptions and appendix
     # the Markdown report (render/plain.py), where its words differ from the HTML report's
     "md.h.costs": ("What the costs are made of", "成本构成"),
     "md.total": ("total", "合计"),
@@ -334,6 +333,8 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "md.oldest_catalog": (
         ("The oldest catalog figures used date from {date} (specifications and references "
         "included)."), "所用最早的目录数据日期为 {date}（含规格与参考数据）。"),
+
+    # assumptions and appendix
     "h.assumptions": ("Assumptions", "假设"),
     "col.item": ("Item", "项目"),
     "col.value": ("Value", "数值"),
