@@ -139,3 +139,20 @@ def test_a_foreign_region_for_carbon_alone_needs_no_exchange_rate():
     p, row = box({"region": "cn", "electricity_per_kwh": 0.1})
     assert row["carbon_kg"] == pytest.approx(1200 * p.catalog.region("cn").carbon_kg_per_kwh)
     assert row["total_cost"] == pytest.approx(250 + 1200 * 0.1)
+
+
+def test_a_tariff_is_a_word_of_the_readers_language():
+    """The tariff in the key inputs and the assumptions is a message: "household" in English,
+    居民 in Chinese (the JSON's English text is as before)."""
+    import datetime
+
+    from planner.render import render
+
+    result = planner.load(plan({"region": "de", "tariff": "household"},
+                               fx={"EUR": 1.1})).evaluate()
+    day = datetime.date(2026, 12, 1)
+    english = render(result, "md", date=day).decode()
+    chinese = render(result, "md", date=day, lang="zh").decode()
+    assert "(de, household)" in english and "electricity, Germany (household)" in english
+    assert "（de，居民）" in chinese and "电价，Germany（居民）" in chinese
+    assert "household" not in chinese

@@ -39,11 +39,14 @@ class Assumption:
 
 def text_of(key: str, params: tuple[tuple[str, Any], ...]) -> Message:
     """The message ``assumption.<key>`` with ``params``; a tier's list of terms becomes a
-    chain of list messages ("30 h/week, 12 h sessions")."""
+    chain of list messages ("30 h/week, 12 h sessions"), an electricity tariff its word
+    (``tariff.household``)."""
     values = {}
     for name, value in params:
         if name == "terms":
             value = _joined([text_of(k, p) for k, p in value])
+        elif name == "tariff":  # household or business, a word of the reader's language
+            value = Message(f"tariff.{value}")
         values[name] = value
     return Message(PREFIX + key, **values)
 

@@ -428,7 +428,7 @@ def headline_inputs(plan) -> list[Input]:
         price = Money(float(np.asarray(site["electricity_per_kwh"]).ravel()[0]), currency, "kWh")
         if site.get("region") and (usage.get("site") or {}).get("electricity_per_kwh") is None:
             value = Message("input.price_at", price=price, region=site["region"],
-                            tariff=site.get("tariff") or "business")
+                            tariff=Message(f"tariff.{site.get('tariff') or 'business'}"))
         else:
             value = Message("input.price", price=price)
         out.append(Input(Message("input.electricity"), value))

@@ -152,6 +152,8 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "input.months": ("{n} months", "{n} 个月"),
     "input.price": ("{price}", "{price}"),
     "input.price_at": ("{price} ({region}, {tariff})", "{price}（{region}，{tariff}）"),
+    "tariff.household": ("household", "居民"),
+    "tariff.business": ("business", "工商业"),
     "input.pue_value": ("{pue:g}", "{pue:g}"),
 
     # what the rate cards record as an assumption of their own
