@@ -326,6 +326,28 @@ def test_xlsx_is_the_same_in_another_process(usage, tmp_path):
     assert output == render(usage, "xlsx", date=DATE)
 
 
+def test_xlsx_in_chinese(usage):
+    """``lang="zh"`` writes the workbook's sheet names, column heads, summary and message cells
+    (units, assumptions) in Chinese; the numbers are the English workbook's, cell for cell."""
+    english = openpyxl.load_workbook(io.BytesIO(render(usage, "xlsx", date=DATE)))
+    chinese = openpyxl.load_workbook(io.BytesIO(render(usage, "xlsx", date=DATE, lang="zh")))
+    assert english.sheetnames[:5] == ["Summary", "Options", "Monthly", "Monthly (long)",
+                                      "Breakdown"]
+    assert chinese.sheetnames[:5] == ["摘要", "方案", "月度", "月度（长表）", "成本构成"]
+    assert len(chinese.sheetnames) == len(english.sheetnames)
+    breakdown = chinese["成本构成"]
+    assert [c.value for c in breakdown[1]] == ["方案", "构成", "数量", "单位", "单价", "成本"]
+    units = {row[3] for row in breakdown.iter_rows(min_row=2, values_only=True)}
+    assert {"台机器", "千瓦时"} <= units and "kWh" not in units
+    labels = [row[0] for row in chinese["摘要"].iter_rows(values_only=True)]
+    assert "建议" in labels and "Recommendation" not in labels
+    for en_sheet, zh_sheet in zip(english.worksheets[1:], chinese.worksheets[1:], strict=True):
+        for en_row, zh_row in zip(en_sheet.iter_rows(min_row=2, values_only=True),
+                                  zh_sheet.iter_rows(min_row=2, values_only=True), strict=True):
+            assert [v for v in en_row if isinstance(v, (int, float))] == \
+                [v for v in zh_row if isinstance(v, (int, float))], en_sheet.title
+
+
 def test_xlsx_depends_on_the_date(usage):
     other = render(usage, "xlsx", date=DATE + datetime.timedelta(days=1))
     assert other != render(usage, "xlsx", date=DATE)

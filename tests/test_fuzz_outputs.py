@@ -165,10 +165,16 @@ def test_html_and_medium_formats_of_generated_plans(doc):
     result = _evaluated(doc)
     assume(result is not None)
     check_outputs(doc, result, formats=MEDIUM)
-    # The Markdown in Chinese: its own texts and sentences, the same figures.
+    # The Markdown and the workbook in Chinese: their own texts and sentences, the same figures.
     text = render(result, "md", date=DAY, lang="zh").decode("utf-8")
     assert text.startswith("# ") and "## 方案比较" in text
     assert not NOT_A_NUMBER.search(_without(text, _texts_of(doc, result))), "md zh"
+    if "xlsx" in FORMATS:
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(render(result, "xlsx", date=DAY, lang="zh")),
+                             read_only=True)
+        assert book.sheetnames[0] == "摘要" and len(book.sheetnames) > 1
 
 
 # No shrinking: shrinking a failing PDF example takes many minutes.

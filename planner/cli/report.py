@@ -63,9 +63,9 @@ def output_format(usage: str, output: str | None, fmt: str | None) -> tuple[str,
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size of the PDF (and of the HTML when printed).")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
-              help="Language of the PDF, HTML and Markdown report; the PDF and HTML in zh need "
-                   "a font with Chinese glyphs (fc-list :lang=zh), else they are English and a "
-                   "warning says so.")
+              help="Language of the PDF, HTML, Markdown and XLSX report; the PDF and HTML in zh "
+                   "need a font with Chinese glyphs (fc-list :lang=zh), else they are English and "
+                   "a warning says so.")
 @set_option
 @click.option("--compare-to", "compare_to", type=click.Path(dir_okay=False),
               help="A result saved as JSON (report -o old.json): also print how the costs, "

@@ -58,9 +58,10 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
     ``date`` is the generation date printed in the report (default :func:`report_date`:
     SOURCE_DATE_EPOCH's day, else today, as on the command line); pin it for reproducible
     output. ``paper`` (:data:`PAPERS`) applies to the HTML and PDF report, ``lang``
-    (:data:`LANGUAGES`) to them and the Markdown; ``lang="zh"`` without a CJK font warns
-    (:class:`LanguageFallbackWarning`) and writes the HTML and PDF in English (the Markdown,
-    plain text, stays Chinese).
+    (:data:`LANGUAGES`) to them, the Markdown and the workbook (the JSON, CSV and ZIP are
+    English: their columns are SPEC §2's fields); ``lang="zh"`` without a CJK font warns
+    (:class:`LanguageFallbackWarning`) and writes the HTML and PDF in English (the Markdown and
+    the workbook, which need no font of the planner's, stay Chinese).
     """
     if fmt not in FORMATS:
         msg = f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}"
@@ -78,7 +79,7 @@ def render(result: Result, fmt: str, *, date: datetime.date | None = None,
     if fmt == "xlsx":
         from planner.render.xlsx import render_xlsx
 
-        return render_xlsx(result, date)
+        return render_xlsx(result, date, lang)
     if fmt == "zip":
         from planner.render.plain import render_zip
 

@@ -35,7 +35,8 @@ from numbers import Real
 from typing import TYPE_CHECKING, Any
 
 from planner.messages import Message
-from planner.render import content
+from planner.render import content, i18n
+from planner.render.i18n import t
 from planner.result import OPTION_FIELDS
 
 if TYPE_CHECKING:
@@ -82,9 +83,10 @@ class Table:
 
 def clean(value: Any) -> Any:
     """A cell value: ``None`` for a missing figure (None, NaN) or empty text, numpy scalars as
-    Python ones, a message as its English text (the tables are written in English)."""
+    Python ones, a message as its text in the current language (English unless the workbook
+    is written in another: :func:`planner.render.i18n.language`)."""
     if isinstance(value, Message):
-        value = str(value)
+        value = i18n.text(value)
     if value is None or (isinstance(value, str) and value == ""):
         return None
     if hasattr(value, "item") and not isinstance(value, (list, tuple, str)):
@@ -112,23 +114,14 @@ _OPTION_KINDS = {
 }
 
 
-_OPTION_LABELS = {
-    "name": "Option", "gpu": "GPU", "gpus": "GPUs",
-    "gpu_hours_per_month": "GPU-hours/month (own)", "cost_per_gpu_hour": "Cost per GPU-hour",
-    "energy_kwh": "Energy (kWh)", "carbon_kg": "Carbon (kg CO2e)",
-    "capacity_gpu_hours_per_month": "Capacity (GPU-hours/month)",
-    "unmet_gpu_hours_per_month": "Unmet (GPU-hours/month)", "job_wait_days": "Job wait (days)",
-    "served_share": "Share of its demand served itself",
-    "passed_cost": "Cost of overflow or fallback", "passed_cost_share": "Share of cost passed on",
-    "scaling_efficiency": "Scaling efficiency", "job_days": "Days per job",
-}
-
-
 def _label(key: str) -> str:
-    if key in _OPTION_LABELS:
-        return _OPTION_LABELS[key]
-    text = key.replace("_", " ")
-    return text[:1].upper() + text[1:]
+    """An option field's column head (``tbl.field.<key>``; a field added without one reads as
+    its key in words)."""
+    try:
+        return t(f"tbl.field.{key}")
+    except KeyError:
+        text = key.replace("_", " ")
+        return text[:1].upper() + text[1:]
 
 
 def option_columns(result: Result) -> list[str]:
@@ -161,7 +154,8 @@ def options_table(result: Result) -> Table:
                 value = "; ".join(str(v) for v in value) or None
             cells.append(clean(value))
         rows.append(cells)
-    return Table("options", "Options", columns, rows, currency_column=True, frozen=1)
+    return Table("options", t("tbl.sheet.options"), columns, rows, currency_column=True,
+                 frozen=1)
 
 
 # -- monthly costs -----------------------------------------------------------------------------
@@ -191,8 +185,9 @@ def _ordered_monthly(result: Result):
 def monthly_table(result: Result) -> Table:
     """Wide: one row per option and component (as in ``result.monthly``), a column per month."""
     horizon = int(result.data["horizon_months"])
-    columns = [Column("option", "Option"), Column("component", "Component")]
-    columns += [Column(f"month_{m}", f"Month {m}", "money") for m in range(horizon + 1)]
+    columns = [Column("option", t("tbl.col.option")), Column("component", t("tbl.col.component"))]
+    columns += [Column(f"month_{m}", t("tbl.col.month_n", m=m), "money")
+                for m in range(horizon + 1)]
     rows = []
     frame = _ordered_monthly(result)
     if frame is not None:
@@ -201,20 +196,21 @@ def monthly_table(result: Result) -> Table:
             by_month = dict(zip(group["month"].astype(int), group["cost"]))
             rows.append([str(option), str(component),
                          *[clean(by_month.get(m)) for m in range(horizon + 1)]])
-    return Table("monthly", "Monthly", columns, rows, currency_column=True, frozen=2)
+    return Table("monthly", t("tbl.sheet.monthly"), columns, rows, currency_column=True,
+                 frozen=2)
 
 
 def monthly_long_table(result: Result) -> Table:
     """Long: ``result.monthly`` as it is, one row per option, month and component."""
-    columns = [Column("option", "Option"), Column("month", "Month", "integer"),
-               Column("component", "Component"), Column("cost", "Cost", "money")]
+    columns = [Column("option", t("tbl.col.option")), Column("month", t("tbl.col.month"), "integer"),
+               Column("component", t("tbl.col.component")), Column("cost", t("tbl.col.cost"), "money")]
     rows = []
     frame = _ordered_monthly(result)
     if frame is not None:
         for option, month, component, cost in zip(frame["option"], frame["month"],
                                                   frame["component"], frame["cost"]):
             rows.append([str(option), int(month), str(component), clean(cost)])
-    return Table("monthly_long", "Monthly (long)", columns, rows, currency_column=True,
+    return Table("monthly_long", t("tbl.sheet.monthly_long"), columns, rows, currency_column=True,
                  frozen=1)
 
 
@@ -225,22 +221,25 @@ BREAKDOWN_COLUMNS = ("option", "component", "quantity", "unit", "price", "cost")
 
 def breakdown_table(result: Result) -> Table:
     """``result.breakdown``: what each feasible option's costs are made of over the horizon."""
-    columns = [Column("option", "Option"), Column("component", "Component"),
-               Column("quantity", "Quantity", "number", 2), Column("unit", "Unit"),
-               Column("price", "Price per unit", "price"), Column("cost", "Cost", "money")]
+    columns = [Column("option", t("tbl.col.option")), Column("component", t("tbl.col.component")),
+               Column("quantity", t("tbl.col.quantity"), "number", 2),
+               Column("unit", t("tbl.col.unit")),
+               Column("price", t("tbl.col.price_per_unit"), "price"),
+               Column("cost", t("tbl.col.cost"), "money")]
     rows = []
     frame = result.breakdown
     if frame is not None and not frame.empty:
         for record in frame.to_dict("records"):
             rows.append([clean(record.get(key)) for key in BREAKDOWN_COLUMNS])
-    return Table("breakdown", "Breakdown", columns, rows, currency_column=True, frozen=2)
+    return Table("breakdown", t("tbl.sheet.breakdown"), columns, rows, currency_column=True,
+                 frozen=2)
 
 
 def cash_flow_table(result: Result) -> Table:
     """Money paid per option today and in each 12 months (the sums of ``monthly_cost``; the
     residual value is not a payment and is left out)."""
     periods = content.year_periods(int(result.data["horizon_months"]))
-    columns = [Column("option", "Option")]
+    columns = [Column("option", t("tbl.col.option"))]
     columns += [Column(p.key, p.label, "money") for p in periods]
     rows = []
     for row in result.data["options"]:
@@ -249,7 +248,8 @@ def cash_flow_table(result: Result) -> Table:
             continue
         rows.append([row["name"], *[clean(math.fsum(flows[p.first_month:p.last_month + 1]))
                                     for p in periods]])
-    return Table("cash_flow_by_year", "Cash flow by year", columns, rows, currency_column=True,
+    return Table("cash_flow_by_year", t("tbl.sheet.cash_flow_by_year"), columns, rows,
+                 currency_column=True,
                  frozen=1)
 
 
@@ -257,17 +257,17 @@ def cash_flow_table(result: Result) -> Table:
 
 
 def break_even_table(result: Result) -> Table:
-    columns = [Column("own", "Own"), Column("versus", "Against"),
-               Column("months", "Pays off after (months)", "months"),
-               Column("system_hours", "Busy system-hours until then", "number", 0),
-               Column("gpu_hours_per_month", "Break-even usage (GPU-hours/month)", "number", 1),
-               Column("buying_cheaper", "Buying is cheaper")]
+    columns = [Column("own", t("tbl.col.own")), Column("versus", t("tbl.col.against")),
+               Column("months", t("tbl.col.pays_off_months"), "months"),
+               Column("system_hours", t("tbl.col.busy_hours"), "number", 0),
+               Column("gpu_hours_per_month", t("tbl.col.break_even_usage"), "number", 1),
+               Column("buying_cheaper", t("tbl.col.buying_cheaper"))]
     rows = []
     for row in result.data.get("break_even") or []:
         side = result.buying_cheaper_side.get((row["own"], row["versus"]))
         rows.append([row["own"], row["versus"], clean(row["months"]),
                      clean(row["system_hours"]), clean(row["gpu_hours_per_month"]), side])
-    return Table("break_even", "Break-even", columns, rows, frozen=2)
+    return Table("break_even", t("tbl.sheet.break_even"), columns, rows, frozen=2)
 
 
 SENSITIVITY_COLUMNS = ("input", "low", "high", "months", "months_low", "months_high",
@@ -278,14 +278,15 @@ def sensitivity_table(result: Result) -> Table:
     """Each key input moved down (``low``, a factor) and up (``high``); ``months*`` are the
     break-even months of the pair ``own``/``versus`` (empty: never), ``cheapest*`` the
     cheapest option."""
-    columns = [Column("input", "Input"), Column("low", "Low (factor)", "factor"),
-               Column("high", "High (factor)", "factor"),
-               Column("months", "Break-even (months)", "months"),
-               Column("months_low", "Break-even at low", "months"),
-               Column("months_high", "Break-even at high", "months"),
-               Column("cheapest", "Cheapest"), Column("cheapest_low", "Cheapest at low"),
-               Column("cheapest_high", "Cheapest at high"),
-               Column("own", "Break-even of"), Column("versus", "Against")]
+    columns = [Column("input", t("tbl.col.input")), Column("low", t("tbl.col.low"), "factor"),
+               Column("high", t("tbl.col.high"), "factor"),
+               Column("months", t("tbl.col.break_even_months"), "months"),
+               Column("months_low", t("tbl.col.break_even_low"), "months"),
+               Column("months_high", t("tbl.col.break_even_high"), "months"),
+               Column("cheapest", t("tbl.col.cheapest")),
+               Column("cheapest_low", t("tbl.col.cheapest_low")),
+               Column("cheapest_high", t("tbl.col.cheapest_high")),
+               Column("own", t("tbl.col.break_even_of")), Column("versus", t("tbl.col.against"))]
     frame = result.sensitivity
     rows = []
     if frame is not None and not frame.empty:
@@ -293,7 +294,7 @@ def sensitivity_table(result: Result) -> Table:
         for record in frame.to_dict("records"):
             rows.append([clean(record.get(key)) for key in SENSITIVITY_COLUMNS]
                         + [pair[0], pair[1]])
-    return Table("sensitivity", "Sensitivity", columns, rows, frozen=1)
+    return Table("sensitivity", t("tbl.sheet.sensitivity"), columns, rows, frozen=1)
 
 
 def cost_vs_usage_table(result: Result) -> Table:
@@ -301,7 +302,7 @@ def cost_vs_usage_table(result: Result) -> Table:
     option there (empty where the option is infeasible)."""
     names = _option_order(result)
     frame = result.cost_vs_usage
-    columns = [Column("gpu_hours_per_month", "Usage (GPU-hours/month)", "number", 1)]
+    columns = [Column("gpu_hours_per_month", t("tbl.col.usage"), "number", 1)]
     columns += [Column(f"present_value.{name}", name, "money") for name in names]
     rows = []
     if frame is not None and not frame.empty:
@@ -311,7 +312,7 @@ def cost_vs_usage_table(result: Result) -> Table:
             levels.setdefault(float(level), {})[str(option)] = value
         for level in sorted(levels):
             rows.append([level, *[clean(levels[level].get(n)) for n in names]])
-    return Table("cost_vs_usage", "Cost vs usage", columns, rows, currency_column=True,
+    return Table("cost_vs_usage", t("tbl.sheet.cost_vs_usage"), columns, rows, currency_column=True,
                  frozen=1)
 
 
@@ -319,18 +320,18 @@ def assumptions_table(result: Result) -> Table:
     """What the figures rest on; ``source`` empty and ``as_of`` empty for the user's inputs;
     ``kind``: price (dated, warned about when old) or reference (specifications);
     ``price_as_of``: a price's own date (its catalog row's ``as_of`` may be older or newer)."""
-    columns = [Column("item", "Item"), Column("value", "Value"), Column("as_of", "As of"),
-               Column("source", "Source"), Column("kind", "Kind"),
-               Column("price_as_of", "Price dated")]
+    columns = [Column("item", t("tbl.col.item")), Column("value", t("tbl.col.value")),
+               Column("as_of", t("tbl.col.as_of")), Column("source", t("tbl.col.source")),
+               Column("kind", t("tbl.col.kind")), Column("price_as_of", t("tbl.col.price_dated"))]
     rows = []
     for item in result.assumptions:
         value = clean(item.get("value"))
-        rows.append([str(item.get("item", "")), value,
+        rows.append([i18n.text(item.get("item", "")), value,
                      str(item["as_of"]) if item.get("as_of") else None,
-                     str(item["source"]) if item.get("source") else None,
+                     i18n.text(item["source"]) if item.get("source") else None,
                      item.get("kind") or "reference",
                      str(item["price_as_of"]) if item.get("price_as_of") else None])
-    return Table("assumptions", "Assumptions", columns, rows, frozen=1)
+    return Table("assumptions", t("tbl.sheet.assumptions"), columns, rows, frozen=1)
 
 
 _STATISTICS = (("mean", "mean"), ("p5", "P5"), ("p50", "P50"), ("p95", "P95"))
@@ -340,10 +341,13 @@ def uncertainty_table(result: Result) -> Table:
     """SPEC §7, per option: the share of draws in which it is the cheapest and in which it is
     feasible, and its present value and total cost over the feasible draws."""
     block = result.data["uncertainty"]
-    columns = [Column("name", "Option"), Column("cheapest_share", "Cheapest in", "fraction"),
-               Column("feasible_share", "Feasible in", "fraction")]
-    for figure, label in (("present_value", "Present value"), ("total_cost", "Total cost")):
-        columns += [Column(f"{figure}_{key}", f"{label} {name}", "money")
+    columns = [Column("name", t("tbl.col.option")),
+               Column("cheapest_share", t("tbl.col.cheapest_in"), "fraction"),
+               Column("feasible_share", t("tbl.col.feasible_in"), "fraction")]
+    for figure in ("present_value", "total_cost"):
+        columns += [Column(f"{figure}_{key}", t("tbl.col.figure_statistic",
+                                                 figure=t(f"tbl.field.{figure}"),
+                                                 statistic=_statistic(name)), "money")
                     for key, name in _STATISTICS]
     rows = []
     for row in block["options"]:
@@ -351,32 +355,40 @@ def uncertainty_table(result: Result) -> Table:
         for figure in ("present_value", "total_cost"):
             cells += [clean((row[figure] or {}).get(key)) for key, _ in _STATISTICS]
         rows.append(cells)
-    return Table("uncertainty", "Uncertainty", columns, rows, currency_column=True, frozen=1)
+    return Table("uncertainty", t("tbl.sheet.uncertainty"), columns, rows, currency_column=True,
+                 frozen=1)
+
+
+def _statistic(name: str) -> str:
+    """A statistic's name in a column head: "mean" in words, the percentiles as P5, P50, P95."""
+    return t("tbl.stat.mean") if name == "mean" else name
 
 
 def uncertainty_break_even_table(result: Result) -> Table:
     """SPEC §7, per break-even pair: the share of draws (both options feasible) in which
     buying pays off within the horizon, and the percentiles of its months."""
-    columns = [Column("own", "Own"), Column("versus", "Against"),
-               Column("pays_off_share", "Pays off in", "fraction")]
-    columns += [Column(f"months_{key}", f"Months {name}", "months")
+    columns = [Column("own", t("tbl.col.own")), Column("versus", t("tbl.col.against")),
+               Column("pays_off_share", t("tbl.col.pays_off_in"), "fraction")]
+    columns += [Column(f"months_{key}", t("tbl.col.months_statistic", statistic=name), "months")
                 for key, name in _STATISTICS[1:]]
     rows = [[p["own"], p["versus"], clean(p["pays_off_share"]),
              *[clean((p["months"] or {}).get(key)) for key, _ in _STATISTICS[1:]]]
             for p in result.data["uncertainty"]["break_even"]]
-    return Table("uncertainty_break_even", "Uncertain break-even", columns, rows, frozen=2)
+    return Table("uncertainty_break_even", t("tbl.sheet.uncertainty_break_even"), columns, rows,
+                 frozen=2)
 
 
 def uncertainty_drivers_table(result: Result) -> Table:
     """Which inputs drive the spread of the headline pair's difference in present value: each
     input's first-order Sobol' index, the largest first."""
     drivers = result.data["uncertainty"].get("drivers")
-    columns = [Column("input", "Input"), Column("first_order", "Share of the variance",
-                                                "fraction"),
-               Column("own", "Difference of"), Column("versus", "Against")]
+    columns = [Column("input", t("tbl.col.input")),
+               Column("first_order", t("tbl.col.variance_share"), "fraction"),
+               Column("own", t("tbl.col.difference_of")), Column("versus", t("tbl.col.against"))]
     rows = [] if drivers is None else [[d["input"], d["first_order"], drivers["own"],
                                         drivers["versus"]] for d in drivers["inputs"]]
-    return Table("uncertainty_drivers", "Uncertainty drivers", columns, rows, frozen=1)
+    return Table("uncertainty_drivers", t("tbl.sheet.uncertainty_drivers"), columns, rows,
+                 frozen=1)
 
 
 def tables(result: Result) -> list[Table]:
@@ -403,10 +415,10 @@ def mix_table(result: Result) -> Table:
     """SPEC §6: the best mix (its words, present value and total, the best single option and
     the saving), then each nearest alternative and each rent-then-buy rule."""
     mix = result.mix_result
-    columns = [Column("item", "Item"), Column("description", "Description"),
-               Column("present_value", "Present value", "money"),
-               Column("total_cost", "Total cost", "money"),
-               Column("versus_best", "Against the best", "money")]
+    columns = [Column("item", t("tbl.col.item")), Column("description", t("tbl.col.description")),
+               Column("present_value", t("tbl.field.present_value"), "money"),
+               Column("total_cost", t("tbl.field.total_cost"), "money"),
+               Column("versus_best", t("tbl.col.against_best"), "money")]
     rows = [["best mix", mix.description(), clean(mix.present_value), clean(mix.total_cost),
              0.0]]
     if mix.single is not None:
@@ -417,7 +429,7 @@ def mix_table(result: Result) -> Table:
     rows += [["rent-then-buy rule", sentence, clean(rule.rule_present_value), None,
               clean(rule.rule_present_value - rule.best_present_value)]
              for rule, sentence in zip(mix.buy_later.itertuples(), mix.buy_later_sentences())]
-    return Table("mix", "Best mix", columns, rows, currency_column=True, frozen=1)
+    return Table("mix", t("tbl.sheet.mix"), columns, rows, currency_column=True, frozen=1)
 
 
 def mix_candidates_table(result: Result) -> Table:
@@ -427,14 +439,15 @@ def mix_candidates_table(result: Result) -> Table:
     columns = []
     for key in frame.columns:
         if key in ("present_value", "total_cost"):
-            columns.append(Column(key, key.replace("_", " ").capitalize(), "money"))
+            columns.append(Column(key, t(f"tbl.field.{key}"), "money"))
         elif key == "feasible":
-            columns.append(Column(key, "Feasible", "bool"))
+            columns.append(Column(key, t("tbl.field.feasible"), "bool"))
         else:
             columns.append(Column(key, key, "integer"))
     rows = [[clean(v) if c.kind == "money" else bool(v) if c.kind == "bool" else int(v)
              for c, v in zip(columns, values)] for values in frame.itertuples(index=False)]
-    return Table("mix_candidates", "Mix candidates", columns, rows, currency_column=True,
+    return Table("mix_candidates", t("tbl.sheet.mix_candidates"), columns, rows,
+                 currency_column=True,
                  frozen=len(columns) - 3)
 
 
@@ -447,23 +460,23 @@ def summary(result: Result, date: datetime.date) -> list[tuple[str, Any, str]]:
     data = result.data
     best = next((r for r in data["options"] if r["name"] == data.get("cheapest")), None)
     items: list[tuple[str, Any, str]] = [
-        ("Title", data["title"], "text"),
-        ("Date", date, "date"),
-        ("Recommendation", content.recommendation(result), "text"),
-        ("Currency", data["currency"], "text"),
-        ("Horizon (months)", data["horizon_months"], "integer"),
-        ("Hours per month", data["hours_per_month"], "number"),
-        ("Discount rate (a year)", data["discount_rate"], "fraction"),
-        ("Catalog data as of", data.get("catalog_as_of"), "text"),
-        ("Prices as of", data.get("prices_as_of"), "text"),
-        ("Cheapest option", data.get("cheapest"), "text"),
+        (t("tbl.sum.title"), data["title"], "text"),
+        (t("tbl.sum.date"), date, "date"),
+        (t("tbl.sum.recommendation"), content.recommendation(result), "text"),
+        (t("tbl.sum.currency"), data["currency"], "text"),
+        (t("tbl.sum.horizon"), data["horizon_months"], "integer"),
+        (t("tbl.sum.hours"), data["hours_per_month"], "number"),
+        (t("tbl.sum.discount"), data["discount_rate"], "fraction"),
+        (t("tbl.sum.catalog_as_of"), data.get("catalog_as_of"), "text"),
+        (t("tbl.sum.prices_as_of"), data.get("prices_as_of"), "text"),
+        (t("tbl.sum.cheapest"), data.get("cheapest"), "text"),
     ]
     if best is not None:
-        items += [("Cheapest: total cost", clean(best["total_cost"]), "money"),
-                  ("Cheapest: present value", clean(best["present_value"]), "money")]
+        items += [(t("tbl.sum.cheapest_total"), clean(best["total_cost"]), "money"),
+                  (t("tbl.sum.cheapest_pv"), clean(best["present_value"]), "money")]
     items += [(label, value, "text") for label, value in content.inputs(result)]
     for note in content.warnings(result, date):
-        items.append(("Warning", note, "text"))
+        items.append((t("tbl.sum.warning"), note, "text"))
     return items
 
 
@@ -474,4 +487,5 @@ def summary_table(result: Result, date: datetime.date) -> Table:
         if kind == "date" and isinstance(value, datetime.date):
             value = value.isoformat()
         rows.append([label, clean(value)])
-    return Table("summary", "Summary", [Column("item", "Item"), Column("value", "Value")], rows)
+    return Table("summary", t("tbl.sheet.summary"),
+                 [Column("item", t("tbl.col.item")), Column("value", t("tbl.col.value"))], rows)

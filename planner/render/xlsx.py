@@ -19,7 +19,8 @@ import io
 import zipfile
 from typing import TYPE_CHECKING, Any
 
-from planner.render import fmt, tables
+from planner.render import fmt, i18n, tables
+from planner.render.i18n import t
 from planner.render.plain import fixed_zipinfo
 
 if TYPE_CHECKING:
@@ -166,9 +167,7 @@ def _write_summary(sheet: Worksheet, result: Result, date: datetime.date) -> Non
     title = sheet.cell(row=1, column=1, value=_cell_value(result.data["title"]))
     title.font = Font(bold=True, size=14)
     row = 3
-    for label, value, kind in items:
-        if label == "Title":
-            continue
+    for label, value, kind in items[1:]:  # the title is the sheet's heading, above
         sheet.cell(row=row, column=1, value=_cell_value(label)).font = Font(bold=True)
         if value is not None:
             cell = sheet.cell(row=row, column=2, value=_cell_value(value))
@@ -178,26 +177,19 @@ def _write_summary(sheet: Worksheet, result: Result, date: datetime.date) -> Non
             cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
         row += 1
     row += 1
-    sheet.cell(row=row, column=1, value="Sheets").font = Font(bold=True)
+    sheet.cell(row=row, column=1, value=t("tbl.sum.sheets")).font = Font(bold=True)
     for table in tables.tables(result):
         row += 1
         sheet.cell(row=row, column=1, value=table.title)
-        sheet.cell(row=row, column=2, value=_SHEET_NOTES.get(table.name, ""))
+        sheet.cell(row=row, column=2, value=_sheet_note(table.name))
 
 
-_SHEET_NOTES = {
-    "options": "one row per option, file order: the figures of the JSON result",
-    "monthly": "cost per option and component in every month (month 0 is today)",
-    "monthly_long": "the same, one row per option, month and component (for pivot tables)",
-    "breakdown": "what each option's costs are made of: quantity × price per unit",
-    "cash_flow_by_year": "money paid today and in each 12 months (residual value not counted)",
-    "break_even": "when buying pays off against each other option, and the break-even usage",
-    "sensitivity": "each key input moved down and up: break-even month and cheapest option",
-    "cost_vs_usage": "present value of every option at each monthly usage level",
-    "assumptions": "what the figures rest on, with the date and source of each",
-    "mix": "the best mix of own machines and cloud commitments, its nearest alternatives",
-    "mix_candidates": "every candidate of the best-mix search and its present value",
-}
+def _sheet_note(name: str) -> str:
+    """What a sheet holds (``tbl.note.<table>``; "" for a sheet without a note)."""
+    try:
+        return t(f"tbl.note.{name}")
+    except KeyError:
+        return ""
 
 
 def _reproducible(data: bytes, date: datetime.date) -> bytes:
@@ -209,19 +201,21 @@ def _reproducible(data: bytes, date: datetime.date) -> bytes:
     return out.getvalue()
 
 
-def render_xlsx(result: Result, date: datetime.date) -> bytes:
+def render_xlsx(result: Result, date: datetime.date, lang: str = "en") -> bytes:
     """The workbook: a Summary sheet (title, date, recommendation, key inputs, warnings),
-    then one sheet per table."""
+    then one sheet per table, in ``lang`` (sheet names, column heads, the summary and the
+    cells that are messages; names and sources stay as they are)."""
     from openpyxl import Workbook
     from openpyxl.writer.excel import ExcelWriter
 
     currency = result.data["currency"]
     book = Workbook()
-    summary = book.active
-    summary.title = "Summary"
-    _write_summary(summary, result, date)
-    for table in tables.tables(result):
-        _write_table(book.create_sheet(table.title), table, currency)
+    with i18n.language(lang):
+        summary = book.active
+        summary.title = t("tbl.sheet.summary")
+        _write_summary(summary, result, date)
+        for table in tables.tables(result):
+            _write_table(book.create_sheet(table.title), table, currency)
     stamp = datetime.datetime.combine(date, datetime.time())
     props = book.properties
     props.creator = "planner"
