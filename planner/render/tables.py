@@ -202,8 +202,10 @@ def monthly_table(result: Result) -> Table:
 
 def monthly_long_table(result: Result) -> Table:
     """Long: ``result.monthly`` as it is, one row per option, month and component."""
-    columns = [Column("option", t("tbl.col.option")), Column("month", t("tbl.col.month"), "integer"),
-               Column("component", t("tbl.col.component")), Column("cost", t("tbl.col.cost"), "money")]
+    columns = [Column("option", t("tbl.col.option")),
+               Column("month", t("tbl.col.month"), "integer"),
+               Column("component", t("tbl.col.component")),
+               Column("cost", t("tbl.col.cost"), "money")]
     rows = []
     frame = _ordered_monthly(result)
     if frame is not None:
