@@ -71,6 +71,15 @@ def t(key: str, **values: object) -> str:
     return text(Message(key, **values))
 
 
+def t_or(key: str, default: str) -> str:
+    """The text ``key`` in the current language, or ``default`` where the catalogue has no
+    such key (a component, field or sheet the catalogue does not name)."""
+    try:
+        return t(key)
+    except KeyError:
+        return default
+
+
 def text(message: Text | None) -> str:
     """A message in the current language, its money, shares and figures formatted by
     :mod:`planner.render.fmt`; anything else (text that is no message: the user's own words,

@@ -14,8 +14,8 @@ HarfBuzz project's Python binding, so no system library is needed.
 Where WeasyPrint subsets with the system's HarfBuzz, its fontTools step is never called and
 nothing changes; where that step is not there (a WeasyPrint that subsets differently),
 nothing changes either; where HarfBuzz cannot subset a font, or ``uharfbuzz`` is not
-installed, WeasyPrint's fontTools step does, as before. The caller holds the PDF lock (:func:`planner.render.html.write_pdf`), so no
-other thread writes a PDF meanwhile.
+installed, WeasyPrint's fontTools step does, as before. The caller holds the PDF lock
+(:func:`planner.render.html.write_pdf`), so no other thread writes a PDF meanwhile.
 """
 
 from __future__ import annotations

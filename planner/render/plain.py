@@ -180,17 +180,13 @@ def _breakdown_lines(result: Result) -> list[str]:
         by_name = {r["name"]: r for r in data["options"]}
         names = [r["name"] for r in content.ranked_options(result)
                  if r["name"] in set(table.column("option"))]
-        # The units as messages, in the report's language (the table's are English text).
-        units = [record.get("unit") for record in result.breakdown.to_dict("records")]
         for name in names:
             rows = []
-            for (option, component, quantity, _, price, cost), unit in zip(table.rows, units,
-                                                                            strict=True):
+            for option, component, quantity, unit, price, cost in table.rows:
                 if option != name:
                     continue
-                rows.append([_component(str(component)), _quantity(quantity),
-                             i18n.text(unit) if unit else "", _price(price, currency),
-                             fmt.money(cost, currency, decimals=0)])
+                rows.append([_component(str(component)), _quantity(quantity), unit or "",
+                             _price(price, currency), fmt.money(cost, currency, decimals=0)])
             rows.append([t("md.total"), "", "", "",
                          fmt.money(by_name[name]["total_cost"], currency, decimals=0)])
             lines += [f"### {_cell(name)}", ""]
@@ -224,8 +220,7 @@ def _cash_flow_lines(result: Result) -> list[str]:
     rows = [[row[0], *[fmt.money(v, currency, decimals=0) for v in row[1:]]]
             for row in sorted(table.rows, key=lambda row: rank.index(row[0]))]
     lines = [f"## {t('md.h.cash')}", ""]
-    # The periods' labels are in the report's language (content.year_periods).
-    lines += markdown_table([t("col.option"), *[c.label for c in table.columns[1:]]], rows,
+    lines += markdown_table([c.label for c in table.columns], rows,
                             numeric=set(range(1, len(table.columns))))
     return lines + ["", t("md.cash.note"), ""]
 

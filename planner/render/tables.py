@@ -117,11 +117,8 @@ _OPTION_KINDS = {
 def _label(key: str) -> str:
     """An option field's column head (``tbl.field.<key>``; a field added without one reads as
     its key in words)."""
-    try:
-        return t(f"tbl.field.{key}")
-    except KeyError:
-        text = key.replace("_", " ")
-        return text[:1].upper() + text[1:]
+    text = key.replace("_", " ")
+    return i18n.t_or(f"tbl.field.{key}", text[:1].upper() + text[1:])
 
 
 def option_columns(result: Result) -> list[str]:

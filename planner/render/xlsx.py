@@ -181,15 +181,8 @@ def _write_summary(sheet: Worksheet, result: Result, date: datetime.date) -> Non
     for table in tables.tables(result):
         row += 1
         sheet.cell(row=row, column=1, value=table.title)
-        sheet.cell(row=row, column=2, value=_sheet_note(table.name))
-
-
-def _sheet_note(name: str) -> str:
-    """What a sheet holds (``tbl.note.<table>``; "" for a sheet without a note)."""
-    try:
-        return t(f"tbl.note.{name}")
-    except KeyError:
-        return ""
+        # what the sheet holds ("" for a sheet without a note)
+        sheet.cell(row=row, column=2, value=i18n.t_or(f"tbl.note.{table.name}", ""))
 
 
 def _reproducible(data: bytes, date: datetime.date) -> bytes:

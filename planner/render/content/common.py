@@ -89,8 +89,4 @@ def sentences_of(texts: list[Text] | None) -> list[str]:
 
 
 def component_label(component: str) -> str:
-    key = f"component.{component}"
-    try:
-        return t(key)
-    except KeyError:
-        return component.replace("_", " ")
+    return i18n.t_or(f"component.{component}", component.replace("_", " "))
