@@ -348,6 +348,23 @@ def test_xlsx_in_chinese(usage):
                 [v for v in zh_row if isinstance(v, (int, float))], en_sheet.title
 
 
+def test_xlsx_reasons_in_chinese():
+    """An infeasible option's reasons are messages: English in the English workbook, Chinese in
+    the Chinese one."""
+    result = planner.load({
+        "version": 1, "demand": {"gpu_hours_per_month": 100, "min_gpu_memory_gb": 40},
+        "site": {"electricity_per_kwh": 0.1},
+        "options": [{"name": "box", "own": {"gpu": "t4"}}]}).evaluate()
+    cells = {}
+    for lang, head in (("en", "Reasons"), ("zh", "原因")):
+        sheet = openpyxl.load_workbook(io.BytesIO(
+            render(result, "xlsx", date=DATE, lang=lang))).worksheets[1]
+        column = [c.value for c in sheet[1]].index(head)
+        cells[lang] = sheet.cell(row=2, column=column + 1).value
+    assert "GPU memory 16 GB is less than the 40 GB" in cells["en"]
+    assert "GPU 显存 16 GB 少于" in cells["zh"] and "GPU memory" not in cells["zh"]
+
+
 def test_xlsx_depends_on_the_date(usage):
     other = render(usage, "xlsx", date=DATE + datetime.timedelta(days=1))
     assert other != render(usage, "xlsx", date=DATE)

@@ -148,7 +148,7 @@ def options_table(result: Result) -> Table:
         for key in keys:
             value = row.get(key)
             if isinstance(value, (list, tuple)):
-                value = "; ".join(str(v) for v in value) or None
+                value = "; ".join(i18n.text(v) for v in value) or None
             cells.append(clean(value))
         rows.append(cells)
     return Table("options", t("tbl.sheet.options"), columns, rows, currency_column=True,
