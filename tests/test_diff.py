@@ -240,6 +240,64 @@ def test_pdf_page(one_key):
     assert "What changed" in text and "+$1,275" in text and "Recommendation" in text
 
 
+def test_markdown_in_chinese(examples_diff):
+    """``lang="zh"``: headings, column heads, the decision, the "not in plan" cells and both
+    recommendations in Chinese; the figures and names are the English page's, cell for cell
+    where a cell is a figure."""
+    english = render(examples_diff, "md", date=DATE).decode("utf-8")
+    text = render(examples_diff, "md", date=DATE, lang="zh").decode("utf-8")
+    for heading in ("## 变更的输入", "## 成本", "## 何时回本", "## 建议"):
+        assert heading in text
+    assert "成本最低的方案从 workstation 变为 h100-server。" in text
+    assert "新增方案：h100-server、h100-reserved-1y、h100-reserved-3y、h100-on-demand。" in text
+    assert "| workstation（移除）" in text and "不在方案中" in text
+    assert "修改前：购买 workstation" in text and "修改后：购买 h100-server" in text
+    for english_only in ("## Costs", "not in plan", "Before: Buy", "The cheapest option"):
+        assert english_only not in text and english_only in english
+
+    def money_cells(page):
+        return [cell.strip() for line in page.splitlines() if line.startswith("|")
+                for cell in line.split("|") if "$" in cell]
+
+    # The Chinese locale writes US dollars "US$" (Babel's zh), the English "$".
+    assert [cell.replace("US$", "$") for cell in money_cells(text)] == money_cells(english)
+    assert money_cells(english)  # the comparison has money in it
+
+
+def test_terminal_summary_in_chinese(one_key):
+    from rich.console import Console
+
+    console = Console(width=160, record=True, no_color=True)
+    from planner.render.diff import print_summary
+
+    print_summary(one_key, console, "zh")
+    out = console.export_text()
+    assert "成本最低的方案仍是 workstation。" in out and "何时回本，修改前 → 修改后" in out
+    assert "US$44,421 → US$45,696" in out and "+US$1,275" in out
+    assert "cheapest" not in out
+
+
+def test_html_page_in_chinese(one_key):
+    page = render(one_key, "html", date=DATE, lang="zh").decode("utf-8")
+    assert '<html lang="zh-Hans"' in page or 'lang="zh-Hans"' in page
+    assert "<h1>变化：Vision lab: workstation, cloud A100s or Kaggle</h1>" in page
+    assert "<strong>修改后：</strong> 购买 workstation" in page
+    assert "Recommendation" not in page and "Plan comparison" not in page
+
+
+def test_json_stays_english(one_key):
+    """The JSON holds SPEC-style fields and the English recommendations whatever ``lang``."""
+    assert render(one_key, "json", date=DATE, lang="zh") == render(one_key, "json", date=DATE)
+
+
+def test_diff_texts_have_chinese():
+    from planner.messages import CATALOGUE
+
+    keys = [key for key in CATALOGUE if key.startswith("diff.")]
+    assert len(keys) > 40
+    assert all(CATALOGUE[key][1] for key in keys), [k for k in keys if not CATALOGUE[k][1]]
+
+
 # -- the command line ---------------------------------------------------------------------------
 
 
@@ -278,6 +336,11 @@ def test_cli_writes_markdown_and_json(run, dearer, tmp_path, one_key):
     html = tmp_path / "change.html"
     assert run("diff", USAGE, dearer, "-o", html, "--date", "2026-01-15").exit_code == 0
     assert html.read_bytes() == render(one_key, "html", date=DATE)
+    chinese = tmp_path / "change-zh.md"
+    result = run("diff", USAGE, dearer, "-o", chinese, "--date", "2026-01-15", "--lang", "zh")
+    assert result.exit_code == 0, result.output
+    assert chinese.read_bytes() == render(one_key, "md", date=DATE, lang="zh")
+    assert "成本最低的方案仍是 workstation。" in result.output  # the summary follows --lang
 
 
 def test_cli_exit_codes(run, tmp_path, dearer):

@@ -16,7 +16,8 @@ from pathlib import Path
 import click
 
 __all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "date_option", "epilog", "fail",
-           "load_plan", "load_what_if", "no_color", "open_catalog", "plan_or_error",
+           "lang_option", "load_plan", "load_what_if", "no_color", "open_catalog",
+           "paper_option", "plan_or_error",
            "print_table", "read_stdin", "report_date", "stdout_is_terminal", "what_if_or_error"]
 
 #: The USAGE argument that means standard input.
@@ -164,6 +165,21 @@ def date_option(printed_in: str | None = None):
             else "Day the ages are counted to")
     return click.option("--date", "date", type=DAY,
                         help=f"{what} (default: SOURCE_DATE_EPOCH, else today).")
+
+
+#: The ``--paper`` option of the commands that print a page.
+paper_option = click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4",
+                            show_default=True,
+                            help="Paper size of the PDF (and of the HTML when printed).")
+
+
+def lang_option(written: str):
+    """The ``--lang`` option (en, zh) of a command whose ``written`` texts follow it; the PDF
+    and HTML need a CJK font for Chinese."""
+    return click.option(
+        "--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+        help=f"Language of {written}; the PDF and HTML in zh need a font with Chinese glyphs "
+             "(fc-list :lang=zh), else they are English and a warning says so.")
 
 
 catalog_option = click.option(

@@ -14,6 +14,8 @@ from planner.cli.common import (
     date_option,
     epilog,
     fail,
+    lang_option,
+    paper_option,
     plan_or_error,
     report_date,
 )
@@ -26,6 +28,7 @@ __all__ = ["diff"]
 @click.command(epilog=epilog(
     "planner diff old.yaml new.yaml",
     "planner diff old.yaml new.yaml -o change.pdf",
+    "planner diff old.yaml new.yaml --lang zh -o change.md",
     "planner diff usage.yaml --set demand.gpu_hours_per_month=800   # a what-if",
     "git show HEAD~1:usage.yaml | planner diff - usage.yaml"))
 @click.argument("old", type=click.Path(allow_dash=True))
@@ -35,10 +38,12 @@ __all__ = ["diff"]
 @click.option("--format", "fmt", type=click.Choice(DIFF_FORMATS),
               help="Format of the file (default: from -o's suffix; JSON on standard output).")
 @date_option("the file")
+@paper_option
+@lang_option("the summary and of the Markdown, HTML and PDF file (the JSON is English)")
 @set_option
 @catalog_option
-def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, sets,
-         catalogs) -> None:
+def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, paper: str,
+         lang: str, sets, catalogs) -> None:
     """What changed from OLD to NEW (two usage files) and how the decision moved.
 
     Prints the input values that differ (by dotted key path, defaults filled in), the options
@@ -49,8 +54,11 @@ def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, s
     --set changes NEW (the what-if); without NEW, NEW is OLD with the --set changes. One of
     OLD and NEW may be '-', standard input.
     """
+    import warnings
+
     from planner.errors import UserError
     from planner.evaluate.compare import compare
+    from planner.render import LanguageFallbackWarning
     from planner.render.diff import SUFFIXES, print_summary, render, write_diff
 
     if output is not None and output != "-" and fmt is None:
@@ -91,17 +99,28 @@ def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, s
     change = compare(results[0], results[1], old_name=_name(old), new_name=new_name,
                      old_usage=plans[0].usage, new_usage=plans[1].usage)
     day = date or report_date()
-    if output == "-":
-        sys.stdout.buffer.write(render(change, fmt or "json", date=day))
+    content = written = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LanguageFallbackWarning)
+        if output == "-":
+            content = render(change, fmt or "json", date=day, paper=paper, lang=lang)
+        elif output is not None:
+            try:
+                written = write_diff(change, output, fmt, date=day, paper=paper, lang=lang)
+            except OSError as err:
+                fail(UserError.single(f"cannot write {output}: {err.strerror or err}"))
+    fallback = [w for w in caught if issubclass(w.category, LanguageFallbackWarning)]
+    for warning in caught:
+        if warning in fallback:
+            click.secho(f"warning: {warning.message}", fg="yellow", err=True)
+        else:
+            warnings.showwarning(warning.message, warning.category, warning.filename,
+                                 warning.lineno)
+    if content is not None:
+        sys.stdout.buffer.write(content)
         sys.stdout.flush()
         return
-    written = None
-    if output is not None:
-        try:
-            written = write_diff(change, output, fmt, date=day)
-        except OSError as err:
-            fail(UserError.single(f"cannot write {output}: {err.strerror or err}"))
-    print_summary(change, console())
+    print_summary(change, console(), "en" if fallback else lang)  # the file's language
     if written is not None:
         click.echo(f"wrote {written}")  # a path as it is: never wrapped, never markup
 

@@ -16,7 +16,9 @@ from planner.cli.common import (
     date_option,
     epilog,
     fail,
+    lang_option,
     load_what_if,
+    paper_option,
     report_date,
     stdout_is_terminal,
 )
@@ -60,12 +62,8 @@ def output_format(usage: str, output: str | None, fmt: str | None) -> tuple[str,
 @click.option("-o", "--output", help="Output file; '-' writes to standard output.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format.")
 @date_option("the report")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
-              help="Paper size of the PDF (and of the HTML when printed).")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
-              help="Language of the PDF, HTML, Markdown and XLSX report; the PDF and HTML in zh "
-                   "need a font with Chinese glyphs (fc-list :lang=zh), else they are English and "
-                   "a warning says so.")
+@paper_option
+@lang_option("the PDF, HTML, Markdown and XLSX report")
 @set_option
 @click.option("--compare-to", "compare_to", type=click.Path(dir_okay=False),
               help="A result saved as JSON (report -o old.json): also print how the costs, "
@@ -115,6 +113,7 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
         except OSError as err:
             fail(UserError.single(f"cannot write {target}: {err.strerror or err}"))
     fallback = [w for w in caught if issubclass(w.category, LanguageFallbackWarning)]
+    said = "en" if fallback else lang  # the terminal's language: the report's
     told = [w for w in caught
             if issubclass(w.category, (LanguageFallbackWarning, MissingGlyphWarning))]
     for warning in told:
@@ -127,13 +126,13 @@ def report(usage: str, output: str | None, fmt: str | None, date, paper: str, la
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
         if saved is not None:  # standard output holds the report: the change goes beside it
-            _print_change(saved, compare_to, result, usage, console(stderr=True))
+            _print_change(saved, compare_to, result, usage, console(stderr=True), said)
         return
     out = console()
-    out.print(summary_table(result, "en" if fallback else lang))
-    _print_plan_warnings(result, day, "en" if fallback else lang)
+    out.print(summary_table(result, said))
+    _print_plan_warnings(result, day, said)
     if saved is not None:
-        _print_change(saved, compare_to, result, usage, out)
+        _print_change(saved, compare_to, result, usage, out, said)
     click.echo(f"wrote {written}")  # a path as it is: never wrapped, never markup
     if open_file:
         click.launch(str(written))
@@ -156,15 +155,16 @@ def _load_saved(path: str):
         fail(err)
 
 
-def _print_change(saved, saved_path: str, result, usage: str, out) -> None:
-    """How the decision moved from the saved result to this one (planner diff's summary)."""
+def _print_change(saved, saved_path: str, result, usage: str, out, lang: str) -> None:
+    """How the decision moved from the saved result to this one (planner diff's summary, in
+    ``lang``)."""
     from planner.evaluate.compare import compare
     from planner.render.diff import print_summary
 
     new_name = "standard input" if usage == STDIN_PATH else Path(usage).name
     change = compare(saved, result, old_name=Path(saved_path).name, new_name=new_name)
     out.print()
-    print_summary(change, out)
+    print_summary(change, out, lang)
 
 
 def _print_plan_warnings(result, day, lang: str) -> None:

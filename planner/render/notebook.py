@@ -135,8 +135,8 @@ def diff_html(d: PlanDiff) -> str:
             old=d.old.name, new=d.new.name,
             inputs=None if d.inputs is None else [
                 (c.path, diff.value_text(c.old), diff.value_text(c.new)) for c in d.inputs],
-            option_header=diff.OPTION_HEADER, option_rows=diff.option_table_rows(d),
-            break_even_header=diff.BREAK_EVEN_HEADER,
+            option_header=diff.option_header(), option_rows=diff.option_table_rows(d),
+            break_even_header=diff.break_even_header(),
             break_even_rows=diff.break_even_table_rows(d),
             before=d.old.recommendation, after=d.new.recommendation)
 
