@@ -4,6 +4,7 @@ where a single evaluation takes the shared one (planner.engine.linear.shared_wal
 the same figures."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_plan import _close, base_plan
@@ -38,3 +39,48 @@ def test_a_sweep_over_the_walks_events_equals_the_evaluations(key, data, level):
             for field in ("months", "system_hours", "gpu_hours_per_month"):
                 got = row[f"break_even.{pair['versus']}.{field}"]
                 assert _close(pair[field], None if np.isnan(got) else got), (pair, field)
+
+
+# A swept memory need makes an overflow chain's feasible bound vary by scenario while its
+# capacities do not: the line took the capacities' shape and failed to broadcast (a sweep or a
+# draw of demand.min_gpu_memory_gb, or of the overflow target's gpu_memory_gb, crashed).
+MEMORY_PLAN = {
+    "version": 1, "horizon_months": 12,
+    "demand": {"gpu_hours_per_month": 300, "min_gpu_memory_gb": 16},
+    "site": {"electricity_per_kwh": 0.2},
+    "options": [
+        {"name": "box", "overflow": "rent",
+         "own": {"gpu_count": 1, "purchase_price": 2000, "power_watts": 500,
+                 "gpu_memory_gb": 24}},
+        {"name": "rent", "cloud": {"price_per_hour": 1.0, "gpu_memory_gb": 80}},
+    ],
+}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(["demand.min_gpu_memory_gb", "options.rent.gpu_memory_gb"]),
+       values=st.lists(st.sampled_from([8.0, 16.0, 24.0, 32.0, 80.0, 100.0]), min_size=2,
+                       max_size=4, unique=True))
+def test_a_sweep_of_gpu_memory_through_an_overflow_equals_the_evaluations(key, values):
+    plan = planner.load(MEMORY_PLAN)
+    frame = plan.sweep({key: values})
+    for value, rows in frame.groupby(key):
+        single = plan.replace({key: value}).evaluate().to_dict()
+        for o in single["options"]:
+            row = rows[rows.option == o["name"]].iloc[0]
+            assert bool(row.feasible) == o["feasible"], (value, o["name"])
+            if o["feasible"]:
+                assert _close(o["total_cost"], row.total_cost), (value, o["name"])
+
+
+def test_the_memory_chain_by_hand():
+    """box 24 GB serves all 300 h at 0.5 kW × 0.2 = 0.1 a GPU-hour: 2,000 + 12 × 300 × 0.1
+    − 1,500 residual value (SPEC §5.3: 2,000 − 2,000 × 12/48 at the default 4-year lifetime
+    and no resale) = 860; a 32 GB need leaves it infeasible and the rent at 12 × 300 × 1.0 =
+    3,600."""
+    frame = planner.load(MEMORY_PLAN).sweep({"demand.min_gpu_memory_gb": [16.0, 32.0]})
+    box = frame[frame.option == "box"].set_index("demand.min_gpu_memory_gb")
+    rent = frame[frame.option == "rent"].set_index("demand.min_gpu_memory_gb")
+    assert box.loc[16.0, "total_cost"] == pytest.approx(860.0)
+    assert not box.loc[32.0, "feasible"]
+    assert list(rent.total_cost) == pytest.approx([3600.0, 3600.0])

@@ -102,6 +102,51 @@ def test_a_degenerate_distribution_gives_the_plans_own_figures():
         assert band["p5"] == band["p50"] == band["p95"] == pytest.approx(own_curve, rel=1e-12)
 
 
+
+def test_degenerate_draws_of_every_kind_give_the_plans_own_figures_exactly():
+    """All five distributions with no spread, a discount rate that makes the present values
+    long fractions (the mean of 100 equal draws summed plainly misses such a value by a unit
+    in the last place), and a horizon drawn at its own value (which the cumulative bands once
+    failed on: it must stay one number there)."""
+    data = {
+        "version": 1, "horizon_months": 12, "discount_rate": 0.1,
+        "demand": {"gpu_hours_per_month": 300}, "site": {"electricity_per_kwh": 0.2},
+        "options": [
+            {"name": "box", "own": {"gpu_count": 1, "purchase_price": 2000, "power_watts": 500,
+                                    "resale_fraction": 0.2, "lifetime_years": 2}},
+            {"name": "rent", "cloud": {"price_per_hour": 1.0}}],
+        "uncertainty": {"samples": 100, "seed": 3, "inputs": {
+            "demand.gpu_hours_per_month": {"distribution": "uniform", "low": 300, "high": 300},
+            "site.electricity_per_kwh": {"distribution": "triangular", "low": 0.2,
+                                         "mode": 0.2, "high": 0.2},
+            "options.box.own.resale_fraction": {"distribution": "pert", "low": 0.2,
+                                                "mode": 0.2, "high": 0.2},
+            "options.rent.cloud.price_per_hour": {"distribution": "normal", "mean": 1.0,
+                                                  "sd": 0},
+            "options.box.own.purchase_price": {"distribution": "lognormal", "median": 2000,
+                                               "sigma": 0},
+            "horizon_months": {"distribution": "uniform", "low": 12, "high": 12}}}}
+    result = planner.load(data).evaluate().to_dict()
+    block = result["uncertainty"]
+    for row, drawn in zip(result["options"], block["options"], strict=True):
+        for figure in ("present_value", "total_cost"):
+            assert drawn[figure] == dict.fromkeys(("mean", "p5", "p50", "p95"), row[figure])
+        curve = np.cumsum(row["monthly_cost"]).tolist()
+        band = block["cumulative_cost"][row["name"]]
+        assert band["p50"] == pytest.approx(curve, rel=1e-12) and len(band["p50"]) == 13
+
+
+def test_a_drawn_horizon_gives_each_draw_its_months_and_the_bands_the_plans():
+    # Renting 100 h at 1.0 costs 100 a month: the draws' totals are 100 × T for T in 6..30.
+    uncertainty = {"samples": 200, "inputs": {
+        "horizon_months": {"distribution": "uniform", "low": 6, "high": 30}}}
+    result = planner.load(_plan(uncertainty)).evaluate().to_dict()
+    rent = next(o for o in result["uncertainty"]["options"] if o["name"] == "rent")
+    assert 600 <= rent["total_cost"]["p5"] < rent["total_cost"]["p95"] <= 3000
+    assert rent["total_cost"]["p50"] == pytest.approx(1800, abs=100)  # T ≈ 18
+    band = result["uncertainty"]["cumulative_cost"]["rent"]
+    assert band["p50"] == pytest.approx([100.0 * m for m in range(T + 1)])
+
 def test_the_same_seed_reproduces_and_chunking_does_not_matter():
     data = _plan(_uniform_price(0.5, 2.5, samples=2_000, seed=7))
     first = json.dumps(planner.load(data).evaluate().to_dict()["uncertainty"])

@@ -110,7 +110,10 @@ def chain_line(model: Model, name: str) -> ChainLine:
     last = model.cards[chain(model, name)[-1]]
     if not isinstance(last, CloudCard):
         bound = np.minimum(bound, cumulative)
-    return ChainLine(segments=segments, feasible_work=np.broadcast_to(bound, np.shape(cumulative)))
+    # The bound varies by scenario where the members' memory or width does (a swept or drawn
+    # min_gpu_memory_gb), the capacities where theirs do: the line has the shape of both.
+    shape = np.broadcast_shapes(np.shape(bound), np.shape(cumulative))
+    return ChainLine(segments=segments, feasible_work=np.broadcast_to(bound, shape))
 
 
 def month_growth(model: Model) -> Array:

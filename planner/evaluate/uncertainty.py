@@ -239,16 +239,27 @@ def _statistics(values: np.ndarray) -> dict[str, float] | None:
     if values.size == 0:
         return None
     p5, p50, p95 = _percentiles(values)
-    return {"mean": float(values.mean()), "p5": p5, "p50": p50, "p95": p95}
+    # The mean as the first draw plus the mean of the deviations from it: as accurate as
+    # numpy's, and exactly the value itself when every draw gives one value (a degenerate
+    # distribution), where a plain sum of n equal floats, divided by n, may miss it by a unit
+    # in the last place.
+    shift = values.flat[0]
+    return {"mean": float(shift + (values - shift).mean()), "p5": p5, "p50": p50, "p95": p95}
 
 
 def cumulative_bands(plan, draws: Draws) -> dict[str, dict[str, list[float]] | None]:
     """Per option, the P5, P50 and P95 over the draws in which it is feasible of its
     cumulative nominal cost at the end of each month 0..T (monthly_cost summed; residual value
     not counted, as in §5.6), None where it is feasible in no draw. The first
-    :data:`BAND_DRAWS` draws at once, through the engine."""
+    :data:`BAND_DRAWS` draws at once, through the engine.
+
+    The bands run over the plan's own months: a drawn ``horizon_months`` is held at the plan's
+    value here (one set of months for every draw; the other inputs vary as drawn), while the
+    draws' figures (:func:`draw_frame`) use each draw's own horizon."""
     usage = copy.deepcopy(dict(plan.usage))
     for k, name in enumerate(draws.names):
+        if name == "horizon_months":
+            continue
         node: Any = usage
         *parents, leaf = canonical_path(usage, name)
         for key in parents:
