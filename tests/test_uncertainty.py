@@ -204,6 +204,39 @@ def test_draws_stay_in_the_keys_valid_range():
     assert values(positive, np.array([1e-12, 0.5])).min() > 0
 
 
+
+def _drawn(data: dict, name: str) -> np.ndarray:
+    draws = make_draws(planner.load(data).usage)
+    return draws.values[:, draws.names.index(name)]
+
+
+def test_draws_keep_the_rules_between_keys():
+    """SPEC §7: "truncated to its key's valid range ... so no draw is invalid": a range that
+    other keys set too (SPEC §6's purchase month 0..T − 1, and 0 without an overflow; at
+    least one machine without an overflow; a free tier's setup shorter than its session)."""
+    later = _plan({"samples": 400, "inputs": {"options.box.own.purchase_month": {
+        "distribution": "normal", "mean": 8, "sd": 3}}})
+    later["options"][0]["overflow"] = "rent"
+    months = _drawn(later, "options.box.own.purchase_month")
+    assert months.min() >= 0 and months.max() == T - 1  # N(8, 3) reaches past 11 often
+    assert set(np.unique(months)) <= set(range(T))
+    planner.load(later).evaluate()  # every draw is a valid plan
+    alone = _plan({"samples": 100, "inputs": {"options.box.own.purchase_month": {
+        "distribution": "uniform", "low": 0, "high": 6}}})
+    assert set(_drawn(alone, "options.box.own.purchase_month")) == {0.0}
+    few = _plan({"samples": 200, "inputs": {"options.box.own.machines": {
+        "distribution": "normal", "mean": 1, "sd": 1}}})
+    machines = _drawn(few, "options.box.own.machines")
+    assert machines.min() == 1 and machines.max() >= 2
+    planner.load(few).evaluate()
+    tier = _plan({"samples": 200, "inputs": {"options.tier.free_tier.setup_minutes": {
+        "distribution": "uniform", "low": 0, "high": 200}}})
+    tier["options"].append({"name": "tier", "fallback": "rent", "free_tier": {
+        "gpus": 1, "session_hours": 2, "setup_minutes": 30, "weekly_quota_hours": 10}})
+    setup = _drawn(tier, "options.tier.free_tier.setup_minutes")
+    assert setup.max() < 120 and setup.max() > 110 and setup.min() >= 0
+    planner.load(tier).evaluate()
+
 @settings(max_examples=25, deadline=None)
 @given(st.floats(0.05, 1.0), st.floats(0.0, 1.0))
 def test_the_mean_of_a_linear_cost_is_the_cost_at_the_mean(low, width):

@@ -7,9 +7,10 @@ have errors (pydantic skips a model's checks once a field fails).
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner.errors import Problem, closest
 from planner.usage.values import format_number, is_boolean
@@ -21,6 +22,9 @@ from planner.usage.vocabulary import (
     option_kind,
 )
 from pricing.pricings import PRICINGS
+
+if TYPE_CHECKING:  # ranges reads the models, which check these rules
+    from planner.usage.ranges import NumberRange
 
 
 def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
@@ -193,6 +197,35 @@ def _free_tier_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
             f"{format_number(session)}-hour session)", path=f"{here}.free_tier.setup_minutes")]
     return []
 
+
+
+def rule_range(data: Mapping[str, Any], keys: tuple[Any, ...], valid: NumberRange) -> NumberRange:
+    """``valid`` (a key's range by the schema) narrowed by the rules above that bound it
+    through other keys of the file, so that a value drawn in it (SPEC §7) breaks none of them:
+    a purchase month below the horizon (0 without an overflow), at least one machine without
+    an overflow, a free tier's setup shorter than its session (when the file gives the
+    session). The other keys are taken as the file gives them (a drawn horizon is the plan's
+    own here)."""
+    if len(keys) != 4 or keys[0] != "options" or not isinstance(keys[1], int):
+        return valid
+    options = data.get("options") or []
+    entry = options[keys[1]] if keys[1] < len(options) else None
+    if not isinstance(entry, Mapping):
+        return valid
+    no_overflow = entry.get("overflow") is None
+    section, leaf = keys[2], keys[3]
+    if (section, leaf) == ("own", "purchase_month"):
+        horizon = data.get("horizon_months", 36)
+        last = 0 if no_overflow else (horizon - 1 if _whole(horizon) else valid.high)
+        return dataclasses.replace(valid, high=min(valid.high, last), high_open=False)
+    if (section, leaf) == ("own", "machines") and no_overflow:
+        return dataclasses.replace(valid, low=max(valid.low, 1.0), low_open=False)
+    tier = entry.get("free_tier")
+    if (section, leaf) == ("free_tier", "setup_minutes") and isinstance(tier, Mapping):
+        session = tier.get("session_hours")
+        if _real(session) and session > 0 and session * 60 < valid.high:
+            return dataclasses.replace(valid, high=session * 60.0, high_open=True)
+    return valid
 
 SETUP_TAKES_WHOLE_SESSION = "setup takes the whole session"
 

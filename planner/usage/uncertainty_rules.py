@@ -19,6 +19,7 @@ import numpy as np
 from planner.errors import Problem, UserError, closest
 from planner.usage.paths import canonical_path
 from planner.usage.ranges import NumberRange, number_range
+from planner.usage.rules import rule_range
 from planner.usage.uncertainty import DISTRIBUTIONS
 from planner.usage.vocabulary import EXCLUSIVE_DEMAND_KEYS
 
@@ -45,8 +46,12 @@ def uncertainty_problems(data: Mapping[str, Any]) -> list[Problem]:
 
 
 def input_range(data: Mapping[str, Any], name: str) -> NumberRange | None:
-    """The valid range of the key that the input ``name`` draws (None: not a number)."""
-    return number_range(data, canonical_path(data, name))
+    """The valid range of the key that the input ``name`` draws (None: not a number): the
+    schema's, narrowed by the rules that bound the key through other keys
+    (:func:`planner.usage.rules.rule_range`), so that no draw is invalid."""
+    keys = canonical_path(data, name)
+    valid = number_range(data, keys)
+    return None if valid is None else rule_range(data, keys, valid)
 
 
 def _input_problems(data: Mapping[str, Any], name: str, spec: Any) -> list[Problem]:
