@@ -200,11 +200,47 @@ def test_mix_problem_has_file_line_and_column(tmp_path):
     assert "rent" in result.output and "Traceback" not in result.output
 
 
-def test_optimize_without_a_mix_is_a_user_error(tmp_path):
+def test_optimize_without_a_mix_searches_the_chains_the_file_wires(tmp_path):
+    """SPEC §6 defines planner optimize on any usage file: without mix, the chain the file's
+    overflow wires (box → rent) is searched as its mix, with the same answer."""
+    with_mix = plan_data()
+    data = {k: v for k, v in with_mix.items() if k != "mix"}
+    data["options"][0]["overflow"] = "rent"
     path = tmp_path / "plan.yaml"
-    path.write_text(json.dumps({k: v for k, v in plan_data().items() if k != "mix"}))
+    path.write_text(json.dumps(data))
     result = CliRunner().invoke(main, ["optimize", str(path)])
-    assert result.exit_code == 1 and "no mix" in result.output
+    assert result.exit_code == 0, result.output
+    assert "own 1 box machine from month 0" in result.output
+    found, expected = planner.load(data).optimize(), planner.load(with_mix).optimize()
+    assert found.members == expected.members == ["box", "rent"]
+    assert found.best.present_value == expected.best.present_value
+    assert found.to_dict() == expected.to_dict()
+
+
+def test_the_chains_a_file_wires():
+    from planner.evaluate.optimize import file_chains
+
+    def option(name, kind, overflow=None):
+        entry = {"name": name, kind: {}}
+        return entry | ({"overflow": overflow} if overflow else {})
+
+    usage = {"options": [option("a", "own", "b"), option("b", "own", "c"),
+                         option("c", "cloud"), option("d", "own", "tier"),
+                         option("tier", "free_tier"), option("e", "own"),
+                         option("f", "own", "c")]}
+    # a → b → c (b is a's target, so not a head); d ends at a free tier, e nowhere.
+    assert file_chains(usage) == [["a", "b", "c"], ["f", "c"]]
+
+
+def test_optimize_with_nothing_to_search_is_a_user_error(tmp_path):
+    path = tmp_path / "plan.yaml"
+    path.write_text("version: 1\ndemand: {gpu_hours_per_month: 10}\n"
+                    "site: {electricity_per_kwh: 0.2}\noptions:\n"
+                    "  - {name: box, own: {purchase_price: 5000, power_watts: 300}}\n"
+                    "  - {name: rent, cloud: {price_per_hour: 2}}\n")
+    result = CliRunner().invoke(main, ["optimize", str(path)])
+    assert result.exit_code == 1 and "nothing to search" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_optimize_cli_prints_the_mix_and_json(tmp_path):

@@ -168,13 +168,45 @@ def member_grid(counts: int, horizon: int) -> tuple[np.ndarray, np.ndarray]:
             np.concatenate([[0], p.ravel()]).astype(float))
 
 
+def file_chains(usage) -> list[list[str]]:
+    """The chains a file without ``mix`` wires itself: from each own option that no other own
+    option overflows to, its ``overflow`` links through own options, ending at a cloud option
+    (chains that end elsewhere, or nowhere, are left out), in file order."""
+    entries = {o["name"]: o for o in usage["options"]}
+    targets = {o.get("overflow") for o in usage["options"] if "own" in o}
+    chains = []
+    for entry in usage["options"]:
+        if "own" not in entry or entry["name"] in targets:
+            continue
+        chain, current = [entry["name"]], entry
+        while "own" in current and current.get("overflow") in entries:
+            current = entries[current["overflow"]]
+            chain.append(current["name"])
+        if "cloud" in current and len(chain) >= 2:
+            chains.append(chain)
+    return chains
+
+
 def optimize(plan) -> MixResult:
-    """The best mix of the plan's ``mix`` (see the module's docstring)."""
-    members = plan.usage.get("mix")
-    if not members:
-        raise UserError([plan.document.problem(
-            "", "the plan has no mix: name the options to combine in a top-level mix list "
-                "(own options first, then the cloud that takes the rest)", at="map")])
+    """The best mix of the plan's ``mix`` (see the module's docstring). A file without one is
+    searched along the chains it wires itself (:func:`file_chains`: SPEC §6 defines the
+    search on any usage file): each is searched as a ``mix``, and the lowest present value
+    wins (ties: file order)."""
+    if not plan.usage.get("mix"):
+        chains = file_chains(plan.usage)
+        if not chains:
+            raise UserError([plan.document.problem(
+                "", "nothing to search: no own option overflows to a cloud option; give one an "
+                    "overflow, or name the options to combine in a top-level mix list (own "
+                    "options first, then the cloud that takes the rest)", at="map")])
+        results = [_search(plan.replace({"mix": chain})) for chain in chains]
+        return min(results, key=lambda r: float(r.best.present_value))  # first of equals
+    return _search(plan)
+
+
+def _search(plan) -> MixResult:
+    """The best mix of the plan's own ``mix``."""
+    members = plan.usage["mix"]
     wired = mix_plan(plan)
     model = wired.model
     owns, cloud, head = members[:-1], members[-1], members[0]

@@ -145,7 +145,8 @@ class Plan:
         return problems or [self.document.problem("", message)]
 
     def optimize(self):
-        """The best mix of the file's ``mix`` (SPEC §6): a
+        """The best mix of the file's ``mix``, or of the chains its overflows wire where it has
+        none (SPEC §6): a
         :class:`planner.evaluate.optimize.MixResult` with the best machine counts, purchase
         months and commitments, the nearest alternatives and the rent-then-buy rule."""
         from planner.evaluate.optimize import optimize
