@@ -63,6 +63,35 @@ def test_a_tier_that_passes_all_its_work_on_is_not_the_cheapest():
     assert result.saving_vs_runner_up == pytest.approx(1000.0 - 438.0)
 
 
+
+@pytest.mark.parametrize("machines", [0, "auto"])
+def test_without_demand_an_option_of_no_machines_gives_way_to_its_overflow(machines):
+    """SPEC §6: an option that serves none of the demand itself "(0 machines; …)" gives way
+    to the option it passes to when they cost the same: with no demand both cost 0, and the
+    0-machine option (auto chooses 0 without demand) is not the cheapest: its target is."""
+    data = {"version": 1, "horizon_months": 12, "demand": {"gpu_hours_per_month": 0},
+            "site": {"electricity_per_kwh": 0.2},
+            "options": [
+                {"name": "box", "overflow": "rent",
+                 "own": {"purchase_price": 5000, "power_watts": 300, "machines": machines}},
+                {"name": "rent", "cloud": {"price_per_hour": 2}}]}
+    result = planner.load(data).evaluate()
+    assert _option(result, "box")["total_cost"] == _option(result, "rent")["total_cost"] == 0
+    assert result.cheapest == "rent"
+    frame = planner.load(data).sweep({"demand.gpu_hours_per_month": [0.0, 2000.0]})
+    first = frame.groupby("scenario", observed=True)["cheapest"].first()
+    # At 2,000 h a month buying wins (3 machines, auto; a fixed 0 machines rents all of it).
+    assert list(first) == ["rent", "box" if machines == "auto" else "rent"]
+
+
+def test_without_demand_a_tier_too_narrow_for_the_job_gives_way_to_its_fallback():
+    data = {"version": 1, "horizon_months": 12, "demand": {"gpu_hours_per_month": 0, "gpus": 4},
+            "options": [
+                {"name": "tier", "fallback": "rent",
+                 "free_tier": {"gpus": 2, "session_hours": 12, "weekly_quota_hours": 30}},
+                {"name": "rent", "cloud": {"price_per_hour": 2, "gpus": 4}}]}
+    assert planner.load(data).evaluate().cheapest == "rent"
+
 def test_the_served_share_and_what_is_passed_on():
     result = planner.load(_phd()).evaluate()
     tier, paid, rented = (_option(result, n) for n in ("tier", "paid-tier", "rented"))

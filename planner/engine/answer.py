@@ -17,7 +17,7 @@ from planner.engine.shares import TIE, cheapest_index, serves_none
 
 
 def _serves_none(option: OptionFigures, row: int) -> bool:
-    return bool(serves_none(np.asarray(option.served_share).ravel()[row:row + 1])[0])
+    return bool(serves_none(np.asarray(option.work_share).ravel()[row:row + 1])[0])
 
 
 def runner_up(figures: Figures, row: int = 0) -> tuple[str, float] | None:
@@ -45,7 +45,7 @@ def _stacked(figures: Figures, row: int) -> tuple[np.ndarray, np.ndarray]:
     """Present values (+inf where infeasible) and served shares of scenario ``row``, (1, N)."""
     pv = np.array([[float(o.present_value[row]) if o.feasible[row] else np.inf
                     for o in figures.options]])
-    share = np.array([[float(np.asarray(o.served_share).ravel()[row])
+    share = np.array([[float(np.asarray(o.work_share).ravel()[row])
                        for o in figures.options]])
     return pv, share
 

@@ -22,7 +22,13 @@ from planner.engine.fleet import choose_machines
 from planner.engine.flows import Flows, month_sums, present_value, total_cost
 from planner.engine.months import cumulative_by_month, discount, work_by_month
 from planner.engine.reserved_levels import ReservedLevelSearch
-from planner.engine.shares import cheapest_index, passed_cost, passed_cost_share, served_share
+from planner.engine.shares import (
+    cheapest_index,
+    passed_cost,
+    passed_cost_share,
+    served_share,
+    work_share,
+)
 from planner.engine.tco import evaluate
 
 
@@ -51,6 +57,11 @@ class OptionFigures:
     #: Share of the option's own GPU-hours of demand over the horizon that it serves itself
     #: (:func:`planner.engine.shares.served_share`; NaN without demand). [fraction]
     served_share: Array = field(repr=False, default=None)
+    #: The served share that decides who does the work (SPEC §6's "serves none of the demand
+    #: itself (0 machines; a free tier that passes all of its work on)"): ``served_share``,
+    #: and 0 without demand where the option can serve nothing itself (no capacity of its own:
+    #: 0 machines, a tier whose GPUs cannot take the job). [fraction]
+    work_share: Array = field(repr=False, default=None)
     #: Nominal cost of its overflow or fallback over the horizon, None without a target
     #: (:func:`planner.engine.shares.passed_cost`), and that as a share of all its monthly
     #: costs. [currency], [fraction]
@@ -147,6 +158,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             pv_unmasked=pv,
             demand_gpu_hours=reference_hours,
             served_share=served_share(flows, rows),
+            work_share=work_share(served_share(flows, rows), flows, rows),
             passed_cost=_masked(passed_cost(flows, rows), feasible),
             passed_cost_share=_masked(passed_cost_share(flows, rows), feasible),
             **_fleet_figures(model, card, flows, feasible, rows),
@@ -211,7 +223,7 @@ def cheapest_of(model: Model, options: list[OptionFigures], rows: int,
     if not options:
         return np.full(rows, -1)
     pv = np.stack([np.where(o.feasible, o.present_value, np.inf) for o in options], axis=1)
-    share = np.stack([np.broadcast_to(o.served_share, (rows,)) for o in options], axis=1)
+    share = np.stack([np.broadcast_to(o.work_share, (rows,)) for o in options], axis=1)
     return cheapest_index(pv, share, _targets(model, options), eligible)
 
 

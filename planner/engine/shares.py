@@ -45,6 +45,19 @@ def served_share(flows: Flows, rows: int) -> Array:
     return np.clip(share, 0.0, 1.0)
 
 
+def work_share(share: Array, flows: Flows, rows: int) -> Array:
+    """``share`` (:func:`served_share`), with 0 where there is no demand (NaN) but the option
+    can serve none of it itself: no capacity of its own in its first month of service (0
+    machines) or all of its work sent on (a tier whose GPUs cannot take the job): such an
+    option serves none of the demand itself whatever the demand (SPEC §6). (S,) [fraction]"""
+    none = np.zeros(rows, dtype=bool)
+    if flows.capacity is not None:
+        none |= np.broadcast_to(np.asarray(flows.capacity) <= 0, (rows,))
+    for mask, _ in flows.redirected:
+        none |= np.broadcast_to(np.asarray(mask, dtype=bool).reshape(-1), (rows,))
+    return np.where(np.isnan(share) & none, 0.0, share)
+
+
 def serves_none(share: Array) -> Array:
     """Whether an option with this served share passes all of its work on (False without
     demand: there is no work to pass). (S,) bool"""
