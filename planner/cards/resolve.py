@@ -27,7 +27,7 @@ from planner.cards.model import (
 from planner.cards.option_rates import option_rates, site_rates_of
 from planner.cards.scaling import auto_efficiency
 from planner.errors import Problem, suggestion_text
-from planner.messages import Message, Share
+from planner.messages import Message, Number, Share
 from planner.usage.units import gpu_hours_per_month, growth_per_year
 from pricing.catalog import Catalog
 from pricing.pricings import PRICE_COLUMN, TERM_MONTHS
@@ -360,9 +360,10 @@ def _own_card(option, own, site, rates, common: dict[str, Any]) -> OwnCard:
 
 def _free_tier_card(usage, option, demand: Demand, rates, reference, catalog: Catalog,
                     notes: list[Message], common: dict[str, Any]) -> FreeTierCard:
-    """A free tier's card (SPEC §5.4): its quotas and sessions, the setup time (the data
-    fetched again when files do not persist), the frameworks it allows; a tier that hands out
-    GPUs at random takes the expected figures of :func:`_random_hardware`."""
+    """A free tier's card (SPEC §5.4): its quotas and sessions, the setup time, the frameworks
+    it allows (a warning says how long each session fetches the data again where files do not
+    persist); a tier that hands out GPUs at random takes the expected figures of
+    :func:`_random_hardware`."""
     d = usage["demand"]
     availability = col(rates.availability)
     if rates.gpu_options and option.get("relative_speed") is None:
@@ -371,9 +372,14 @@ def _free_tier_card(usage, option, demand: Demand, rates, reference, catalog: Ca
         common = {**common, "gpu_hours_per_unit": per_unit, "gpu_memory_gb": memory}
         availability = availability * share
     setup = col(rates.setup_minutes)
-    if not rates.files_persist and rates.download_mb_per_s:
-        # Files do not survive the session: the data is fetched again every time.
-        setup = setup + col(d["data_gb"]) * 1000.0 / rates.download_mb_per_s / 60.0
+    data_gb = np.asarray(d["data_gb"], dtype=float)
+    if not rates.files_persist and rates.download_mb_per_s and (data_gb > 0).any():
+        # Files do not survive the session: the data is fetched again every time. SPEC §5.4
+        # counts setup_minutes only, so this is said, not subtracted from the capacity.
+        minutes = data_gb * 1000.0 / rates.download_mb_per_s / 60.0
+        notes.append(Message("warning.refetch", data_gb=Number(float(data_gb.max()), 0),
+                             minutes=Number(float(minutes.max()), 0),
+                             rate=Number(float(rates.download_mb_per_s), 0)))
     framework = d["framework"].lower()
     return FreeTierCard(
         **common, gpus=col(rates.gpus), session_hours=col(rates.session_hours),

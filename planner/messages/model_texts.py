@@ -53,6 +53,13 @@ MODEL_TEXTS: dict[str, tuple[str, str]] = {
     "warning.no_throughput": (
         "no throughput figure relates {gpu} to {reference}; relative speed 1 assumed",
         "目录中没有 {gpu} 相对 {reference} 的吞吐量数据；假定相对速度为 1"),
+    "warning.refetch": (
+        ("files do not persist between sessions: each session fetches the {data_gb} GB of data "
+         "again, about {minutes} minutes at {rate} MB/s, not counted in the capacity (SPEC §5.4 "
+         "counts setup_minutes only; an inline free_tier map can add them to setup_minutes)"),
+        ("会话之间不保留文件：每个会话都要重新获取 {data_gb} GB 数据，按每秒 {rate} 兆字节约需 "
+         "{minutes} 分钟，未计入容量（规格第 5.4 节只计 setup_minutes；可在内联 free_tier 中把它"
+         "加进 setup_minutes）")),
     "warning.random_gpus": (
         ("GPUs handed out at random ({handed_out}); costs use the expected speed of the "
          "sessions that get a GPU with enough memory"),
