@@ -60,6 +60,29 @@ def test_nvidia_smi_figures_by_hand(tmp_path):
     assert c.growth_per_year is None and c.source == "nvidia-smi"
 
 
+
+def test_the_span_ends_at_the_last_sample_plus_its_own_interval(tmp_path):
+    """SPEC §9: "from the first sample to the last, plus that last sample's Δt". GPU c: every
+    10 min from 0 to 60 min at 100 %; GPU e: every minute from 0 to 65 min at 50 %. The last
+    sample is e's at 65 min, its Δt e's median, 1 min: span 66 min = 1.1 h (not c's 60 + 10 =
+    70 min). Busy: c 7 × 10 min × 1 = 70 min, e 66 × 1 min × 0.5 = 33 min: 103 min = 1.7167 h;
+    utilization 1.7167 / (2 × 1.1) = 0.7803; 1.7167 / 1.1 × 730 = 1,139.24 GPU-hours a month."""
+    c, e = tmp_path / "c.csv", tmp_path / "e.csv"
+    start = _dt.datetime(2026, 11, 1)
+
+    def minute(m: int) -> str:
+        return (start + _dt.timedelta(minutes=m)).strftime("%Y/%m/%d %H:%M:%S.000")
+
+    c.write_text("timestamp,utilization.gpu\n" + "".join(
+        f"{minute(m)},100\n" for m in range(0, 61, 10)))
+    e.write_text("timestamp,utilization.gpu\n" + "".join(
+        f"{minute(m)},50\n" for m in range(0, 66)))
+    found = read_logs([str(c), str(e)])
+    assert found.span_hours == pytest.approx(1.1)
+    assert found.busy_gpu_hours == pytest.approx(103 / 60)
+    assert found.utilization == pytest.approx(103 / 60 / 2.2)
+    assert found.gpu_hours_per_month == pytest.approx(103 / 60 / 1.1 * 730)
+
 def test_gpus_without_a_uuid_are_told_apart_by_index_within_a_file(tmp_path):
     log = tmp_path / "two.csv"
     log.write_text("timestamp, index, utilization.gpu [%]\n" + "".join(

@@ -260,11 +260,10 @@ def _streamed(readers, spans: dict[str, _Span], hours_per_month: float,
             elif percent == 0:
                 idle_watts[0] += watt
                 idle_watts[1] += 1
-    last_end = -math.inf
     for gpu, before in held.items():
         count(*before, median[gpu])
-        last_end = max(last_end, before[0] + median[gpu])
-    span_hours = (last_end - start) / 3600.0
+    span_hours = (span_end([(before[0], median[gpu]) for gpu, before in held.items()])
+                  - start) / 3600.0
     if span_hours <= 0:
         raise UserError([Problem("the logs span no time: they need two samples of a GPU at "
                                  "least", file=readers[0][0])])
@@ -278,10 +277,25 @@ def _streamed(readers, spans: dict[str, _Span], hours_per_month: float,
         growth_per_year=growth_of_months(months, whole), source=source)
 
 
+def span_end(lasts: list[tuple[float, float]]) -> float:
+    """Where the logs' span ends (SPEC §9: "from the first sample to the last, plus that last
+    sample's Δt"): the latest sample of all, plus its Δt, from each GPU's (last sample, its
+    Δt) [s]; where several GPUs' last samples share that time, the longest of their Δt.
+
+    GPU a's last sample at 3,600 s (Δt 600), GPU b's at 3,900 s (Δt 60): 3,960, not a's
+    4,200.
+
+    >>> span_end([(3600.0, 600.0), (3900.0, 60.0)])
+    3960.0
+    """
+    latest = max(when for when, _ in lasts)
+    return latest + max(dt for when, dt in lasts if when == latest)
+
+
 def _from_samples(gpus: list[GpuSamples], hours_per_month: float,
                   paths: list[str], source: str) -> Calibration:
     times, dts, busy_share, power = [], [], [], []
-    last_end = -math.inf
+    lasts = []
     for gpu in gpus:
         t = np.asarray(gpu.times)
         order = np.argsort(t, kind="stable")
@@ -293,12 +307,12 @@ def _from_samples(gpus: list[GpuSamples], hours_per_month: float,
         dts.append(dt)
         busy_share.append(np.asarray(gpu.utilization, float)[order] / 100.0)
         power.append(np.asarray([np.nan if p is None else p for p in gpu.power], float)[order])
-        last_end = max(last_end, float(t[-1] + dt[-1]))
+        lasts.append((float(t[-1]), float(dt[-1])))
     if not gpus:
         raise UserError([Problem("the logs hold no sample with utilization.gpu", file=paths[0])])
     t, dt = np.concatenate(times), np.concatenate(dts)
     share, watts = np.concatenate(busy_share), np.concatenate(power)
-    span_hours = (last_end - float(t.min())) / 3600.0
+    span_hours = (span_end(lasts) - float(t.min())) / 3600.0
     if span_hours <= 0:
         raise UserError([Problem("the logs span no time: they need two samples of a GPU at "
                                  "least", file=paths[0])])
