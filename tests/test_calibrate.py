@@ -188,6 +188,24 @@ def test_the_command_prints_a_demand_block_that_loads(tmp_path):
                          "gpu_hours_per_month", "power_watts_busy", "power_watts_idle"}
 
 
+
+def test_the_demand_block_keeps_a_small_demand(tmp_path):
+    """600 one-minute samples, one of them at 1 %: busy 0.01 min of 600 min, so
+    0.01 / 600 × 730 = 0.0121667 GPU-hours a month, which the block prints to six digits (it
+    once rounded to 0.1, printing 0) and which reads back as the JSON's figure."""
+    import yaml
+
+    log = tmp_path / "low.csv"
+    start = _dt.datetime(2026, 11, 1)
+    log.write_text("timestamp,utilization.gpu\n" + "".join(
+        f"{(start + _dt.timedelta(minutes=m)).strftime('%Y/%m/%d %H:%M:%S.000')},"
+        f"{1 if m == 0 else 0}\n" for m in range(600)))
+    block = yaml.safe_load(CliRunner().invoke(main, ["calibrate", str(log)]).output)
+    figure = json.loads(CliRunner().invoke(main, ["calibrate", "--format", "json",
+                                                  str(log)]).output)["gpu_hours_per_month"]
+    assert figure == pytest.approx(0.01 / 600 * 730)
+    assert block["demand"]["gpu_hours_per_month"] == pytest.approx(figure, rel=1e-5)
+
 def test_unreadable_logs_are_user_errors_naming_file_and_line(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("timestamp, utilization.gpu [%]\n2024/05/01 12:00:00.000, 10 %\nyesterday, 5 %\n")

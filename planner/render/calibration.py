@@ -30,7 +30,7 @@ def demand_yaml(calibration: Calibration) -> str:
              (f"  gpu_hours_per_month: {_plain(c.gpu_hours_per_month)}"
              "   # busy GPU-hours of the logs' GPUs, per month [h]")]
     if c.growth_per_year is not None:
-        lines.append(f"  growth_per_year: {_plain(c.growth_per_year, 3)}"
+        lines.append(f"  growth_per_year: {_plain(c.growth_per_year)}"
                      "   # fitted on the logs' whole months [fraction/year]")
     if c.power_watts_busy is not None or c.power_watts_idle is not None:
         busy = "—" if c.power_watts_busy is None else f"{c.power_watts_busy:.0f} W"
@@ -39,6 +39,8 @@ def demand_yaml(calibration: Calibration) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _plain(value: float, decimals: int = 1) -> str:
-    """A number as YAML reads it (no thousands separators)."""
-    return f"{round(value, decimals):g}" if abs(value) < 1e15 else repr(value)
+def _plain(value: float) -> str:
+    """A number as YAML reads it (no thousands separators), to 6 significant digits: the
+    figure as the JSON has it to one part in a million, a small demand included (0.0121667
+    GPU-hours a month, not 0)."""
+    return f"{value:.6g}" if abs(value) < 1e15 else repr(value)
