@@ -76,7 +76,7 @@ def test_the_span_ends_at_the_last_sample_plus_its_own_interval(tmp_path):
     c.write_text("timestamp,utilization.gpu\n" + "".join(
         f"{minute(m)},100\n" for m in range(0, 61, 10)))
     e.write_text("timestamp,utilization.gpu\n" + "".join(
-        f"{minute(m)},50\n" for m in range(0, 66)))
+        f"{minute(m)},50\n" for m in range(66)))
     found = read_logs([str(c), str(e)])
     assert found.span_hours == pytest.approx(1.1)
     assert found.busy_gpu_hours == pytest.approx(103 / 60)

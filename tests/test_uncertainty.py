@@ -205,6 +205,23 @@ def test_draws_stay_in_the_keys_valid_range():
 
 
 
+
+def test_a_range_far_in_a_tail_is_drawn_where_its_mass_is():
+    """Truncated far out, the draws sit where the truncated distribution's mass is: N(μ, 1)
+    with μ = −100 on [0, ∞) has mean ≈ σ²/|μ| = 0.01 (the exponential limit, mean 1/|μ|);
+    N(50, 1) on [0, 1] lies against 1, N(−50, 1) against 0 (mean ≈ 1/50); a lognormal of median
+    1,000 on [0, 1] against 1. (Through F⁻¹(F(lo) + u (F(hi) − F(lo))) all four came out at
+    the wrong end, or infinite.)"""
+    u = (np.arange(1000) + 0.5) / 1000
+    price = values(Input("normal", {"mean": -100, "sd": 1}, low=0.0), u)
+    assert np.isfinite(price).all() and price.mean() == pytest.approx(0.01, rel=0.02)
+    up = values(Input("normal", {"mean": 50, "sd": 1}, low=0.0, high=1.0), u)
+    assert up.min() > 0.5 and 0.97 < np.median(up) < 1.0
+    down = values(Input("normal", {"mean": -50, "sd": 1}, low=0.0, high=1.0), u)
+    assert down.mean() == pytest.approx(1 / 50, rel=0.02)
+    big = values(Input("lognormal", {"median": 1000, "sigma": 0.1}, low=0.0, high=1.0), u)
+    assert big.min() > 0.9 and big.max() <= 1.0
+
 def _drawn(data: dict, name: str) -> np.ndarray:
     draws = make_draws(planner.load(data).usage)
     return draws.values[:, draws.names.index(name)]

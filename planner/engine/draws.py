@@ -101,7 +101,10 @@ def values(item: Input, u: np.ndarray) -> np.ndarray:
         drawn = np.full(u.shape, float(centre(item)))
     else:
         a, b = dist.cdf(item.low), dist.cdf(item.high)
-        drawn = dist.ppf(a + u * (b - a))
+        if b - a >= FAR_TAIL or item.distribution not in ("normal", "lognormal"):
+            drawn = dist.ppf(a + u * (b - a))
+        else:
+            drawn = _far_tail(item, u)
     low = np.nextafter(item.low, np.inf) if item.low_open else item.low
     drawn = np.clip(drawn, low, item.high)
     if item.integer:
@@ -109,6 +112,29 @@ def values(item: Input, u: np.ndarray) -> np.ndarray:
         largest = np.floor(item.high)
         drawn = np.clip(np.floor(drawn + 0.5), smallest, largest)
     return drawn
+
+
+#: Probability of the valid range below which a normal or lognormal input is drawn through
+#: scipy's truncated normal: F⁻¹(F(lo) + u (F(hi) − F(lo))) resolves a range of probability p
+#: to about 1e-16 / p (none at all once F(lo) and F(hi) round to the same float), where
+#: ``truncnorm`` keeps its precision however far in a tail the range lies.
+FAR_TAIL = 1e-3
+
+
+def _far_tail(item: Input, u: np.ndarray) -> np.ndarray:
+    """A normal or lognormal input whose valid range lies far in a tail, drawn through
+    ``scipy.stats.truncnorm`` (a lognormal as exp of a normal truncated to the logs of the
+    range)."""
+    p = item.parameters
+    if item.distribution == "normal":
+        centre_, spread, low, high = p["mean"], p["sd"], item.low, item.high
+    else:
+        with np.errstate(divide="ignore"):  # log(0) = −inf: no lower bound
+            low, high = np.log(item.low), np.log(item.high)
+        centre_, spread = np.log(p["median"]), p["sigma"]
+    standard = stats.truncnorm((low - centre_) / spread, (high - centre_) / spread)
+    drawn = centre_ + spread * standard.ppf(u)
+    return drawn if item.distribution == "normal" else np.exp(drawn)
 
 
 def draw(items: list[Input], samples: int, seed: int,
