@@ -45,7 +45,7 @@ from pricing.schema import (
     THROUGHPUT_PREFIX,
     Column,
 )
-from pricing.suggest import close_matches, did_you_mean
+from pricing.suggest import close_matches, closest_ids, did_you_mean
 from pricing.table_file import Table, parse_as_of, read_table
 
 __all__ = [
@@ -130,7 +130,7 @@ class Catalog:
         try:
             return self._gpus[gpu_id.strip().lower()]
         except KeyError:
-            suggestions = close_matches(gpu_id, self.ids("gpus"))
+            suggestions = closest_ids(gpu_id, self.ids("gpus"))
             raise CatalogLookupError("gpu", gpu_id, suggestions) from None
 
     def cloud_regions(self, cloud_id: str) -> list[CloudRow]:
@@ -144,13 +144,17 @@ class Catalog:
         """Up to ``n`` cloud ids close to ``cloud_id``, for a did-you-mean: the typed provider's
         ids first (``runpod/RTX4090`` suggests RunPod's 4090s before ``autodl/RTX-4090``), then
         the others; in each, the closest first and, among ids exactly as close, the instance
-        with fewer GPUs first (``runpod/1x_RTX4090_SECURE`` before the 2x, 4x and 8x)."""
+        with fewer GPUs first (``runpod/1x_RTX4090_SECURE`` before the 2x, 4x and 8x); where
+        none is close, the closest whatever their closeness (:func:`closest_ids`)."""
         gpus = {rows[0].id: rows[0].gpus for rows in self._clouds.values()}
         provider = cloud_id.split("/", 1)[0].strip().lower() + "/" if "/" in cloud_id else None
         own = [c for c in gpus if provider and c.lower().startswith(provider)]
         first = close_matches(cloud_id, own, n, rank=lambda c: gpus[c])
         others = [c for c in gpus if c not in own]
-        return first + close_matches(cloud_id, others, n - len(first), rank=lambda c: gpus[c])
+        near = first + close_matches(cloud_id, others, n - len(first), rank=lambda c: gpus[c])
+        # None that close: the closest whatever their ratio (SPEC §1.3 lists the closest ids),
+        # the typed provider's first.
+        return near or closest_ids(cloud_id, own or list(gpus), n, rank=lambda c: gpus[c])
 
     def cloud(
         self, cloud_id: str, region: str | None = None, pricing: str = "on_demand"
@@ -188,7 +192,7 @@ class Catalog:
         try:
             return self._tiers[tier_id.strip().lower()]
         except KeyError:
-            suggestions = close_matches(tier_id, self.ids("free-tiers"))
+            suggestions = closest_ids(tier_id, self.ids("free-tiers"))
             raise CatalogLookupError("free_tier", tier_id, suggestions) from None
 
     def region(self, region_id: str) -> RegionRow:
@@ -196,6 +200,8 @@ class Catalog:
         try:
             return self._regions[region_id.strip().lower()]
         except KeyError:
+            # Near ids only: a region is also named by its name (planner.cards.words), which
+            # the caller tries before listing the closest ids of all.
             suggestions = close_matches(region_id, self.ids("regions"))
             detail = f"unknown region {region_id!r} in the regions table"
             raise CatalogLookupError("region", region_id, suggestions, detail) from None
@@ -205,7 +211,7 @@ class Catalog:
         try:
             return self._site_kinds[kind_id.strip().lower()]
         except KeyError:
-            suggestions = close_matches(kind_id, self.ids("site-kinds"))
+            suggestions = closest_ids(kind_id, self.ids("site-kinds"))
             detail = f"unknown site kind {kind_id!r}"
             raise CatalogLookupError("site_kind", kind_id, suggestions, detail) from None
 
@@ -214,7 +220,7 @@ class Catalog:
         try:
             return self._systems[system_id.strip().lower()]
         except KeyError:
-            suggestions = close_matches(system_id, self.ids("systems"))
+            suggestions = closest_ids(system_id, self.ids("systems"))
             raise CatalogLookupError("system", system_id, suggestions) from None
 
     def interconnect(self, *ids: str | None) -> InterconnectRow | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable
 
-__all__ = ["CUTOFF", "close_matches", "did_you_mean"]
+__all__ = ["CUTOFF", "close_matches", "closest_ids", "did_you_mean"]
 
 #: The smallest difflib ratio a suggestion has (difflib's own default).
 CUTOFF = 0.6
@@ -50,6 +50,30 @@ def close_matches(key: str, candidates: Iterable[str], n: int = 3, *,
             scored.append((matcher.ratio(), -order, name, spelled))
     scored.sort(reverse=True)
     return [spelled for *_, spelled in scored[:max(n, 0)]]
+
+
+def closest_ids(key: str, candidates: Iterable[str], n: int = 3, *,
+                rank: Callable[[str], float] | None = None) -> list[str]:
+    """The ids an unknown catalog id's error lists (SPEC §1.3: "an error that lists the
+    closest ids"): :func:`close_matches`, or where none is that close, the ``n`` closest
+    whatever their ratio, so that the list is never empty while the catalog has ids.
+
+    >>> closest_ids("zzz", ["a100-80gb", "t4", "l4"], n=2)
+    ['t4', 'l4']
+    """
+    candidates = list(candidates)
+    near = close_matches(key, candidates, n, rank=rank)
+    if near or not candidates:
+        return near
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(key.lower())
+    scored = []
+    for name in candidates:
+        matcher.set_seq1(name.lower())
+        order = rank(name) if rank is not None else 0
+        scored.append((-matcher.ratio(), order, len(name), name))
+    scored.sort()
+    return [name for *_, name in scored[:max(n, 0)]]
 
 
 def did_you_mean(near: Iterable[str]) -> str:

@@ -140,9 +140,10 @@ def test_a_region_by_its_name_suggests_its_id(tmp_path, region, suggestion):
 
 
 def test_a_region_far_from_all_says_where_they_are_listed(tmp_path):
+    # SPEC §1.3: an unknown id lists the closest ids, however far they are.
     assert load_problems(tmp_path, words(region="atlantis")) == [
         ("8:11: site.region: unknown region 'atlantis' in the catalog (planner catalog regions "
-        "lists them)")]
+        "lists them) (did you mean 'au' or 'ca' or 'cn'?)")]
 
 
 def test_regions_by_id_are_case_insensitive(tmp_path):

@@ -105,6 +105,28 @@ def test_catalog_checks_give_located_problems(tmp_path):
     assert problem.suggestion.startswith("'aws/p4d.24xlarge'")
 
 
+
+@pytest.mark.parametrize(("key", "value", "words"), [
+    ("cloud", "gcp/nope", "'gcp/"), ("cloud", "qqq", "'"), ("own", "{gpu: zzz}", "'"),
+    ("free_tier", "qqq", "'")])
+def test_an_unknown_id_far_from_every_id_still_lists_the_closest(tmp_path, key, value, words):
+    """SPEC §1.3: "an unknown id is an error that lists the closest ids", also when none is
+    close (three of them; a typed provider's own first)."""
+    path = plan_file(tmp_path, f"""\
+        version: 1
+        demand: {{gpu_hours_per_month: 10}}
+        site: {{electricity_per_kwh: 0.1}}
+        options:
+          - name: x
+            {key}: {value}
+        """)
+    with pytest.raises(UserError) as caught:
+        planner.load(path)
+    (problem,) = caught.value.problems
+    assert problem.message.startswith("unknown ")
+    assert problem.suggestion is not None and problem.suggestion.count(" or ") == 2
+    assert problem.suggestion.startswith(words), problem.suggestion
+
 # -- one did-you-mean ------------------------------------------------------------------------
 
 

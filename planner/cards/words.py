@@ -83,8 +83,12 @@ def region_problem(catalog, region: Any) -> Problem | None:
     if near is not None:
         return Problem(f"unknown region {region!r} in the catalog: regions are named by id",
                        path="site.region", suggestion=suggestion_text([near]))
+    from pricing.suggest import closest_ids
+
+    # Neither a near id nor a region's name: the closest ids all the same (SPEC §1.3).
     return Problem(f"unknown region {region!r} in the catalog (planner catalog regions lists "
-                   "them)", path="site.region", suggestion=suggestion_text(suggestions))
+                   "them)", path="site.region", suggestion=suggestion_text(
+                       suggestions or closest_ids(region, catalog.ids("regions"))))
 
 
 def region_by_name(catalog, text: str, *, exact: bool = True) -> str | None:

@@ -200,8 +200,9 @@ class FreeTierSpec(Map):
         "Whether files survive between sessions; when they do not, every session first "
         "fetches demand.data_gb again.", True)
     download_mb_per_s: Positive | None = key(
-        "How fast a session fetches data that did not persist. [MB/s]", None,
-        default_text="none (fetching is not counted)")
+        "How fast a session fetches data that did not persist: the option warns how long each "
+        "session spends on it (SPEC §5.4 does not subtract it from the capacity). [MB/s]", None,
+        default_text="none (no warning)")
     frameworks: list[Text] = key(
         "Frameworks the tier runs (lowercase); empty: any. Work in another framework "
         "(demand.framework) goes to the fallback.", [])

@@ -289,7 +289,9 @@ candidate's commitments are the best of each term (`reserved_instances: per_term
 other pricing, the cloud is priced as written. The lowest present value wins; ties: fewer
 machines in all, then the later purchase (the last own member's first). The options as
 written in the file are evaluated as before; the JSON result gains a `mix` object and the
-report a page "The best mix" (docs/model.md, "The best mix").
+report a page "The best mix" (docs/model.md, "The best mix"). Without `mix`, `planner optimize`
+searches the chains the file's `overflow` keys wire (own options ending at a cloud option) and
+prints the best of them; the report is unchanged.
 
 ```yaml
 mix: [h100-server, later-servers, h100-reserved-1y]
