@@ -127,6 +127,25 @@ def test_an_unknown_id_far_from_every_id_still_lists_the_closest(tmp_path, key, 
     assert problem.suggestion is not None and problem.suggestion.count(" or ") == 2
     assert problem.suggestion.startswith(words), problem.suggestion
 
+
+def test_flops_demand_without_a_peak_names_the_map_that_lacks_it(tmp_path):
+    """The problem is located at the option's cloud map (line 7), which has no peak_tflops and
+    no gpu, not at a relative_speed the option does not have."""
+    path = plan_file(tmp_path, """\
+        version: 1
+        demand: {flops_per_month: 2.7e19}
+        options:
+          - name: c
+            cloud: {price_per_hour: 3, peak_tflops: 312}
+          - name: nopeak
+            cloud: {price_per_hour: 3}
+        """)
+    with pytest.raises(UserError) as caught:
+        planner.load(path)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.line) == ("options[1].cloud", 7)
+    assert "peak_tflops" in problem.message
+
 # -- one did-you-mean ------------------------------------------------------------------------
 
 

@@ -127,6 +127,14 @@ def _unique(items: list[Assumption]) -> list[Assumption]:
     return out
 
 
+def _peak_key(option) -> str:
+    """Where an option without a GPU's peak lacks it, relative to the option: its inline map's
+    ``gpu`` where it names one, else the map (or the catalog id) itself."""
+    section = next(k for k in ("cloud", "own", "free_tier") if k in option)
+    spec = option[section]
+    return f"{section}.gpu" if isinstance(spec, Mapping) and spec.get("gpu") else section
+
+
 def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tflops,
                         reference, catalog: Catalog, notes: list[Message], efficiency=1.0):
     """Own GPU-hours per reference unit, and the job length on this option [h]: both divided
@@ -138,7 +146,7 @@ def _gpu_hours_per_unit(usage, option, demand: Demand, gpu: str | None, peak_tfl
             notes.append(Message("warning.flops_speed"))
         peak = np.asarray(peak_tflops, dtype=float)
         if np.isnan(peak).any():
-            raise PricingError("relative_speed" if gpu is None else "gpu",
+            raise PricingError(_peak_key(option),
                                "FLOPs demand needs the GPU's peak_tflops: name a catalog gpu "
                                "or give peak_tflops")
         per_unit = 1.0 / (peak * 1e12 * d["flops_efficiency"] * 3600.0)
