@@ -23,6 +23,11 @@ from pricing.pricings import PRICE_COLUMN
 DEFAULT_SYSTEM_POWER_WATTS = 150.0
 
 
+#: What an own option without a gpu lacks a price or a power for (planner's rule between keys
+#: says the same, so that the two checks report one problem).
+NO_GPU = "required when own has no gpu"
+
+
 class PricingError(ValueError):
     """A resource that cannot be priced: ``key`` is the key at fault (relative to the option)."""
 
@@ -270,7 +275,9 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
         system_price = system.system_price * fx_factor(system.currency, currency, fx,
                                                        "own.system")
     if price is None:
-        if row is None or row.street_price is None:
+        if row is None:  # the words of usage.yaml's rule, so the two are one problem
+            raise PricingError("own.purchase_price", NO_GPU)
+        if row.street_price is None:
             raise PricingError("own.purchase_price",
                                "purchase_price is required: the catalog has no street price "
                                "for this GPU")
@@ -288,7 +295,9 @@ def own_rates(catalog: Catalog, own: Mapping[str, Any], *, currency: str,
     system_power = system is not None and power is None and \
         system.non_gpu_power_watts is not None
     if power is None:
-        if row is None or row.tdp_watts is None:
+        if row is None:
+            raise PricingError("own.power_watts", NO_GPU)
+        if row.tdp_watts is None:
             raise PricingError("own.power_watts",
                                "power_watts is required: the catalog has no TDP for this GPU")
         rest = system.non_gpu_power_watts if system_power else DEFAULT_SYSTEM_POWER_WATTS

@@ -146,6 +146,24 @@ def test_flops_demand_without_a_peak_names_the_map_that_lacks_it(tmp_path):
     assert (problem.path, problem.line) == ("options[1].cloud", 7)
     assert "peak_tflops" in problem.message
 
+
+def test_an_own_option_without_a_gpu_or_a_price_is_one_problem_per_key(tmp_path):
+    """The rule between keys and the catalog's check found the same missing key; the check
+    spoke of "the catalog has no street price for this GPU", with no GPU named."""
+    path = plan_file(tmp_path, """\
+        version: 1
+        demand: {gpu_hours_per_month: 10}
+        site: {electricity_per_kwh: 0.1}
+        options:
+          - name: box
+            own: {gpu_count: 2}
+        """)
+    with pytest.raises(UserError) as caught:
+        planner.load(path)
+    found = [(p.path, p.message) for p in caught.value.problems]
+    assert found == [("options[0].own.purchase_price", "required when own has no gpu"),
+                     ("options[0].own.power_watts", "required when own has no gpu")]
+
 # -- one did-you-mean ------------------------------------------------------------------------
 
 

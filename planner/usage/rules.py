@@ -22,6 +22,7 @@ from planner.usage.vocabulary import (
     option_kind,
 )
 from pricing.pricings import PRICINGS
+from pricing.rates import NO_GPU
 
 if TYPE_CHECKING:  # ranges reads the models, which check these rules
     from planner.usage.ranges import NumberRange
@@ -144,7 +145,7 @@ def _own_rules(entry: Mapping[str, Any], here: str) -> list[Problem]:
     if not isinstance(own, Mapping) or own.get("gpu") is not None:
         return []
     return [
-        Problem("required when own has no gpu", path=f"{here}.own.{key}", at="map")
+        Problem(NO_GPU, path=f"{here}.own.{key}", at="map")
         for key in ("purchase_price", "power_watts") if own.get(key) is None
     ]
 
