@@ -118,7 +118,8 @@ def test_zero_machines_send_all_demand_to_the_overflow():
     assert box["monthly_cost"] == [0.0] + [2000.0] * 12
     assert box["capacity_gpu_hours_per_month"] == 0
     assert box["gpu_hours_per_month"] == 0
-    assert box["energy_kwh"] == 0 and box["residual_value"] == 0
+    # SPEC §2: energy_kwh is "null if no owned machine" (and so is the carbon made of it).
+    assert box["energy_kwh"] is None and box["residual_value"] == 0
     assert box["cost_per_owned_gpu_hour"] is None
     assert row(result, "rent")["machines"] is None
     assert row(result, "rent")["cost_per_owned_gpu_hour"] is None

@@ -548,10 +548,12 @@ def check_result(d: dict[str, Any]) -> None:
         # of its demand gives way to the option it passes the work to (named instead, even
         # when another tied option comes before that target in the file).
         # Without demand (served_share null) one that could serve nothing itself serves none:
-        # 0 machines, or a tier that passes all of its work on.
+        # no capacity of its own (0 machines, availability 0), or a tier that passes all of
+        # its work on.
         first = tied[0]
         serves_none = (first["served_share"] <= NONE_SERVED if first["served_share"] is not None
-                       else first["machines"] == 0 or first["kind"] == "free_tier")
+                       else first["capacity_gpu_hours_per_month"] == 0
+                       or first["kind"] == "free_tier")
         assert d["cheapest"] == first["name"] or serves_none, (
             "ties go to the first option in file order unless it serves none of its demand")
         assert cheapest in tied

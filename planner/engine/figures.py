@@ -140,6 +140,9 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             is_unmet = np.broadcast_to(flows.unmet_mask, unmet.shape)
             first_unmet = np.where(is_unmet.any(axis=1), np.argmax(is_unmet, axis=1), np.nan)
             unmet_first = unmet[:, 1]
+        # SPEC §2: energy is null "if no owned machine": also for 0 machines, where no owned
+        # machine runs for the option (none of its own, none in its overflow chain).
+        runs_machines = feasible & ~_no_machine_runs(card, flows, rows)
         options.append(OptionFigures(
             name=name, kind=KIND[type(card).__name__], feasible=feasible,
             total_cost=np.where(feasible, total, np.nan),
@@ -147,8 +150,8 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             residual_value=np.where(feasible, np.broadcast_to(flows.residual_value, (rows,)),
                                     np.nan),
             cost_per_gpu_hour=np.where(feasible, per_hour, np.nan),
-            energy_kwh=_sum_or_none(flows.energy_kwh, feasible, rows),
-            carbon_kg=_sum_or_none(flows.carbon_kg, feasible, rows),
+            energy_kwh=_sum_or_none(flows.energy_kwh, runs_machines, rows),
+            carbon_kg=_sum_or_none(flows.carbon_kg, runs_machines, rows),
             gpu_hours_per_month=np.broadcast_to(flows.served[:, 1], (rows,)),
             capacity_gpu_hours_per_month=(None if flows.capacity is None
                                           else np.broadcast_to(flows.capacity, (rows,))),
@@ -178,6 +181,15 @@ def _job_figures(card, feasible: Array, rows: int) -> dict:
         days = np.broadcast_to(np.asarray(card.job_hours, dtype=float)[:, 0] / 24.0, (rows,))
         out["job_days"] = np.where(feasible, days, np.nan)
     return out
+
+
+def _no_machine_runs(card, flows: Flows, rows: int) -> Array:
+    """Scenarios in which an own option has 0 machines and uses no energy (no owned machine
+    of its chain runs for it); False for other options. (S,) bool"""
+    if not isinstance(card, OwnCard) or flows.energy_kwh is None:
+        return np.zeros(rows, dtype=bool)
+    none = np.broadcast_to(card.machines[:, 0] == 0, (rows,))
+    return none & (np.broadcast_to(month_sums(flows.energy_kwh), (rows,)) == 0)
 
 
 def _fleet_figures(model: Model, card, flows: Flows, feasible: Array, rows: int) -> dict:
