@@ -35,7 +35,7 @@ def test_non_interactive_then_validate_then_report(tmp_path):
 def test_flags_become_the_file(tmp_path):
     usage = tmp_path / "lab.yaml"
     done = invoke("init", "--non-interactive", "-o", usage, "--title", "Lab: 2 GPUs",
-                  "--gpus", 2, "--hours-per-week", 15, "--region", "JP", "--fx", "USD=150",
+                  "--gpus", 2, "--hours-per-week", 15, "--region", "BR", "--fx", "USD=5.5",
                   "--option", "runpod/2x_RTX4090_SECURE", "--option", "rtx-4090",
                   "--reference-gpu", "none")
     assert done.exit_code == 0, done.output
@@ -45,11 +45,11 @@ def test_flags_become_the_file(tmp_path):
         "# Written by planner init. Check it with:  planner validate lab.yaml\n"
         "# Then:  planner report lab.yaml ")
     assert data["title"] == "Lab: 2 GPUs"
-    assert data["currency"] == "JPY"  # the region's, by default
-    assert data["fx"] == {"USD": 150}
+    assert data["currency"] == "BRL"  # the region's, by default
+    assert data["fx"] == {"USD": 5.5}
     # 15 hours a week × 2 GPUs = 30 GPU-hours a week.
     assert data["demand"] == {"gpu_hours_per_week": 30, "gpus": 2}
-    assert data["site"] == {"region": "jp", "tariff": "household"}  # jp: household price only
+    assert data["site"] == {"region": "br", "tariff": "household"}  # br: household price only
     cloud, own = data["options"]
     assert cloud == {"name": "runpod-2x_RTX4090_SECURE", "cloud": "runpod/2x_RTX4090_SECURE"}
     assert own["own"] == {"gpu": "rtx-4090", "gpu_count": 2, "system": "workstation-4gpu",

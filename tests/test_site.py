@@ -105,9 +105,9 @@ def test_own_system_fills_the_non_gpu_price_and_power():
 
 
 def test_a_region_without_the_tariffs_price_comes_with_the_other_problems():
-    """SPEC §1: all problems at once; Japan has no business price in the catalog, found from
+    """SPEC §1: all problems at once; Brazil has no business price in the catalog, found from
     the raw document together with an unknown key."""
-    doc = plan({"region": "jp"}, fx={"JPY": 0.0067})
+    doc = plan({"region": "br"}, fx={"BRL": 0.18})
     doc["horizon_month"] = 12
     with pytest.raises(UserError) as err:
         planner.load(doc)
