@@ -147,6 +147,22 @@ def test_a_drawn_horizon_gives_each_draw_its_months_and_the_bands_the_plans():
     band = result["uncertainty"]["cumulative_cost"]["rent"]
     assert band["p50"] == pytest.approx([100.0 * m for m in range(T + 1)])
 
+
+def test_the_bands_follow_a_drawn_demand_form_that_replaces_the_files_other_one():
+    """The file gives utilization; the draws give gpu_hours_per_month, which replaces it as in
+    Plan.replace. Renting at 1.0 costs the month's hours, so the bands' month-12 percentiles
+    are 12 × the drawn hours' percentiles: spread, not the file's one figure (they were)."""
+    data = _plan({"samples": 400, "inputs": {"demand.gpu_hours_per_month": {
+        "distribution": "uniform", "low": 50, "high": 150}}})
+    data["demand"] = {"utilization": 0.5, "gpus": 1}
+    block = planner.load(data).evaluate().to_dict()["uncertainty"]
+    band = block["cumulative_cost"]["rent"]
+    assert band["p5"][T] == pytest.approx(12 * 55, rel=0.02)
+    assert band["p50"][T] == pytest.approx(12 * 100, rel=0.02)
+    assert band["p95"][T] == pytest.approx(12 * 145, rel=0.02)
+    rent = next(o for o in block["options"] if o["name"] == "rent")
+    assert rent["total_cost"]["p50"] == pytest.approx(band["p50"][T], rel=0.02)
+
 def test_the_same_seed_reproduces_and_chunking_does_not_matter():
     data = _plan(_uniform_price(0.5, 2.5, samples=2_000, seed=7))
     first = json.dumps(planner.load(data).evaluate().to_dict()["uncertainty"])

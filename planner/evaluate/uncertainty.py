@@ -10,7 +10,6 @@ percentiles of its months.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +24,7 @@ from planner.engine.figures import compute
 from planner.errors import Problem, UserError
 from planner.evaluate.progress import sweep_progress
 from planner.evaluate.sweep import MAX_SCENARIOS, axis_indices, run_sweep
-from planner.usage.paths import canonical_path
+from planner.usage.paths import canonical_path, set_path
 from planner.usage.uncertainty_rules import copula_correlation, input_range
 
 #: Percentiles of SPEC §7, numpy's default (linear) method.
@@ -256,15 +255,11 @@ def cumulative_bands(plan, draws: Draws) -> dict[str, dict[str, list[float]] | N
     The bands run over the plan's own months: a drawn ``horizon_months`` is held at the plan's
     value here (one set of months for every draw; the other inputs vary as drawn), while the
     draws' figures (:func:`draw_frame`) use each draw's own horizon."""
-    usage = copy.deepcopy(dict(plan.usage))
+    usage: dict[str, Any] = dict(plan.usage)
     for k, name in enumerate(draws.names):
-        if name == "horizon_months":
-            continue
-        node: Any = usage
-        *parents, leaf = canonical_path(usage, name)
-        for key in parents:
-            node = node[key] if isinstance(key, int) else node.setdefault(key, {})
-        node[leaf] = draws.values[:BAND_DRAWS, k]
+        if name != "horizon_months":
+            # As Plan.replace sets it: a drawn demand form replaces the file's other one.
+            usage = set_path(usage, name, draws.values[:BAND_DRAWS, k])
     with np.errstate(over="ignore"):
         figures = compute(resolve(usage, plan.catalog).model, break_even=False)
     bands: dict[str, dict[str, list[float]] | None] = {}
