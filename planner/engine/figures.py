@@ -143,6 +143,7 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
         # SPEC §2: energy is null "if no owned machine": also for 0 machines, where no owned
         # machine runs for the option (none of its own, none in its overflow chain).
         runs_machines = feasible & ~_no_machine_runs(card, flows, rows)
+        share = served_share(flows, rows)
         options.append(OptionFigures(
             name=name, kind=KIND[type(card).__name__], feasible=feasible,
             total_cost=np.where(feasible, total, np.nan),
@@ -160,8 +161,8 @@ def compute(model: Model, *, break_even: bool = True) -> Figures:
             flows=flows,
             pv_unmasked=pv,
             demand_gpu_hours=reference_hours,
-            served_share=served_share(flows, rows),
-            work_share=work_share(served_share(flows, rows), flows, rows),
+            served_share=share,
+            work_share=work_share(share, flows, rows),
             passed_cost=_masked(passed_cost(flows, rows), feasible),
             passed_cost_share=_masked(passed_cost_share(flows, rows), feasible),
             **_fleet_figures(model, card, flows, feasible, rows),

@@ -59,8 +59,9 @@ def work_share(share: Array, flows: Flows, rows: int) -> Array:
 
 
 def serves_none(share: Array) -> Array:
-    """Whether an option with this served share passes all of its work on (False without
-    demand: there is no work to pass). (S,) bool"""
+    """Whether an option with this served share passes all of its work on (False where the
+    share is NaN: no demand, and the option could serve some itself; :func:`work_share`
+    makes it 0 where it could not). (S,) bool"""
     return np.nan_to_num(share, nan=1.0) <= NONE_SERVED
 
 
