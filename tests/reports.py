@@ -21,9 +21,11 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import planner
+from planner.render import fonts, render
 from planner.render import html as report_html
-from planner.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -32,6 +34,13 @@ FIXTURE = Path(__file__).parent / "fixtures" / "result_small.py"
 EXAMPLE_DATE = datetime.date(2026, 11, 30)
 #: The date the small fixture's shared reports are dated by.
 FIXTURE_DATE = datetime.date(2024, 6, 3)
+
+#: Skips a test that reads Chinese text in a report (``lang="zh"``, a Chinese title) where no
+#: installed font has Chinese glyphs: there the report falls back to English and warns that the
+#: title prints as boxes (test_fonts.py checks that), as README's note on fonts says.
+needs_cjk_font = pytest.mark.skipif(fonts.cjk_font() is None,
+                                    reason="no font with Chinese glyphs installed "
+                                           "(fc-list :lang=zh)")
 
 
 #: Each attempt to reach the network while a report here was made: (report, socket call).

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+import reports
 
 import planner
 from planner.evaluate.compare import InputChange, PlanDiff
@@ -277,6 +278,7 @@ def test_terminal_summary_in_chinese(one_key):
     assert "cheapest" not in out
 
 
+@reports.needs_cjk_font
 def test_html_page_in_chinese(one_key):
     page = render(one_key, "html", date=DATE, lang="zh").decode("utf-8")
     assert '<html lang="zh-Hans"' in page or 'lang="zh-Hans"' in page

@@ -68,10 +68,16 @@ def test_a_title_and_an_option_name_in_a_script_without_a_font_warn():
 
 
 def test_the_examples_print_without_a_warning():
+    """No example warns of missing glyphs, but for cn-lab's Chinese title where no Chinese
+    font is installed: there it must warn (README says which font to install)."""
     from pathlib import Path
 
     for example in sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml")):
         result = planner.load(example).evaluate()
+        if fonts.cjk_font() is None and example.stem == "cn-lab":
+            with pytest.warns(MissingGlyphWarning, match="of the title"):
+                render(result, "html")
+            continue
         with warnings.catch_warnings():
             warnings.simplefilter("error", MissingGlyphWarning)
             render(result, "html", lang="zh" if fonts.cjk_font() else "en")
