@@ -653,3 +653,25 @@ def test_a_month_just_covered_rounded_up_is_a_candidate():
     pv, _ = candidate_values(m, "box", np.unique(pieces))
     assert pv[0].tolist() == pytest.approx([730 * 13, 8570, 8475, 10365, 11000])
     assert _best_on_pieces(m, "box", cover, pieces).tolist() == [3.0]
+
+
+@pytest.mark.parametrize("case", ["wide", "memory"])
+def test_machines_that_cannot_run_the_work_take_n_without_a_search(case, monkeypatch):
+    """A job of 8 GPUs on 4-GPU machines (SPEC §5.3: machines do not pool for one job), or 40 GB
+    asked of a 24 GB GPU: every count is infeasible, 0 included, so the search over every count
+    ends at N (its rule where none is feasible) and is not run. 7,300 GPU-hours a month of
+    4-GPU machines of 730 hours: N = ⌈7,300 / 2,920⌉ = 3. The same count as the search over
+    every count finds. [machines]"""
+    from planner.engine import fleet
+
+    box = own(gpu_count=4, memory=24.0, machines="auto", overflow="rent")
+    dem = demand(level=7300.0, gpus=8 if case == "wide" else 1,
+                 min_mem=40.0 if case == "memory" else 0.0)
+    m = model(box, cloud(name="rent", pricing="reserved_1y", reserved_price=1.0, term=12),
+              cal=calendar(T=12, H=730.0), dem=dem)
+    assert fleet.cannot_run_the_work(m, m.cards["box"]).tolist() == [True]
+    with monkeypatch.context() as patched:
+        patched.setattr(fleet, "candidate_values", lambda *a, **k: pytest.fail("searched"))
+        assert fleet.best_machines(m, "box").tolist() == [3.0]
+    monkeypatch.setattr(fleet, "cannot_run_the_work", lambda model, card: np.zeros(1, bool))
+    assert fleet.best_machines(m, "box").tolist() == [3.0]

@@ -424,6 +424,35 @@ def test_workbook_has_the_mix_sheets(tmp_path):
     assert book["Mix candidates"].max_row == 1 + 1 + 3 * 12
 
 
+def test_a_member_that_cannot_run_the_work_is_refused_without_a_search(monkeypatch):
+    """Jobs of 2 GPUs on one-GPU machines (SPEC §5.3: machines do not pool for one job), the
+    cloud renting 2-GPU instances: the machines are infeasible at every count, 0 included, so
+    every candidate is, and the mix is refused at ``mix`` without evaluating one; the search
+    over all 1 + 3 × 12 = 37 candidates (N = ⌈800 / 730⌉ = 2, searched to N + 1; the shortcut
+    turned off) refuses it the same way."""
+    import planner.evaluate.optimize as optimize_module
+
+    data = plan_data(demand={"gpu_hours_per_month": 800, "gpus": 2})
+    data["options"][1]["cloud"]["gpus"] = 2
+    assert planner.load({**data, "mix": None}).evaluate().to_dict()["options"][1]["feasible"]
+    with monkeypatch.context() as patched:
+        patched.setattr(optimize_module, "candidate_values",
+                        lambda *a, **k: pytest.fail("the candidates were evaluated"))
+        with pytest.raises(UserError) as err:
+            planner.load(data).optimize()
+    assert err.value.problems[0].path == "mix" and "no mix" in err.value.problems[0].message
+    evaluated = []
+    searched = optimize_module.candidate_values
+    monkeypatch.setattr(optimize_module, "cannot_run_the_work",
+                        lambda model, card: np.zeros(1, bool))
+    monkeypatch.setattr(optimize_module, "candidate_values",
+                        lambda *a, **k: evaluated.append(searched(*a, **k)) or evaluated[-1])
+    with pytest.raises(UserError) as full:
+        planner.load(data).optimize()
+    assert str(full.value) == str(err.value)
+    assert evaluated[0].feasible.size == 37 and not evaluated[0].feasible.any()
+
+
 def test_no_feasible_candidate_and_too_many_candidates(tmp_path, monkeypatch):
     import planner.evaluate.optimize as optimize_module
 

@@ -37,7 +37,7 @@ from planner.cards.model import (
 from planner.engine.cloud import is_reserved
 from planner.engine.flows import present_value
 from planner.engine.months import work_by_month
-from planner.engine.own import MAX_AUTO_MACHINES, machine_capacity
+from planner.engine.own import MAX_AUTO_MACHINES, cannot_run_the_work, machine_capacity
 from planner.engine.tco import chain, option_flows
 
 #: Scenario × count × month cells evaluated at once (8 MB an array); bounds memory.
@@ -120,6 +120,8 @@ def best_machines(model: Model, name: str) -> Array:
     """The count in 0..N with the lowest present value in every scenario (ties: fewer); N where
     no count is feasible (the option's reasons then say why). (S,) [machines]"""
     cover = covering_machines(model, name)
+    if cannot_run_the_work(model, model.cards[name]).all():
+        return cover  # no count is feasible: nothing to search
     counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
     if _piecewise_linear(model, name):
         pieces = _breakpoint_counts(model, name, cover)

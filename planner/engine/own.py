@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from planner.cards.model import Array, Model, OwnCard
-from planner.engine.feasible import memory_checks, serves_nothing
+from planner.engine.feasible import memory_checks, memory_masks, serves_nothing
 from planner.engine.flows import Flows, row_count
 from planner.engine.money import annuity_payment, loan_balance
 from planner.messages import Message
@@ -28,6 +28,16 @@ def machines_of(card: OwnCard) -> Array:
 def machine_capacity(model: Model, card: OwnCard) -> Array:
     """Usable GPU-hours of one machine in a month of service, (S, 1). [h]"""
     return card.gpu_count * model.calendar.hours_per_month * card.availability
+
+
+def cannot_run_the_work(model: Model, card: OwnCard) -> Array:
+    """Where the machines cannot run the work at any count and purchase month: a job wider
+    than ``gpu_count`` (SPEC §5.3: machines do not pool for one job) or a GPU with too little
+    memory. The option is infeasible there whatever ``machines`` is (0 included: the reasons of
+    :func:`own_flows` do not depend on the count), so a search over counts or months has
+    nothing to find. (S,) bool"""
+    wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (model.scenarios,))
+    return wide | memory_masks(model, card, model.scenarios)[0]
 
 
 def in_service(model: Model, card: OwnCard) -> Array:

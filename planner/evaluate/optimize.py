@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,7 @@ from planner.engine.mix import (
     candidate_values,
     rent_then_buy_month,
 )
+from planner.engine.own import cannot_run_the_work
 from planner.errors import UserError
 from planner.messages import Message, Money, render
 from pricing.pricings import TERM_MONTHS
@@ -211,6 +212,8 @@ def _search(plan) -> MixResult:
     model = wired.model
     owns, cloud, head = members[:-1], members[-1], members[0]
     T = model.calendar.horizon_months
+    if any(cannot_run_the_work(model, model.cards[name]).all() for name in owns):
+        _no_mix(plan)  # every candidate is infeasible, "no machine" included: no search
     grids, counts = [], {}
     for name in owns:
         # N covers the demand; N + 1 is searched too, so that "one machine more" is priced.
@@ -241,9 +244,7 @@ def _search(plan) -> MixResult:
     machine_total = sum(machines[o] for o in owns)
     best = best_candidate(values, machine_total, month_matrix)
     if best < 0:
-        raise UserError([plan.document.problem(
-            "mix", "no mix of these options serves the demand: see the options' reasons in "
-                   "planner report", at="key")])
+        _no_mix(plan)
 
     def find(setting: dict[str, tuple[int, int]]) -> int | None:
         """The candidate of ``setting`` (member → (machines, month)); None beyond the grid."""
@@ -263,6 +264,12 @@ def _search(plan) -> MixResult:
                        single, single_pv, term)
     result.words = mix_words(result)
     return result
+
+
+def _no_mix(plan) -> NoReturn:
+    raise UserError([plan.document.problem(
+        "mix", "no mix of these options serves the demand: see the options' reasons in "
+               "planner report", at="key")])
 
 
 def _best_single(plan) -> tuple[str | None, float | None]:
