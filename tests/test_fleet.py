@@ -602,6 +602,81 @@ def test_the_search_on_the_pieces_finds_what_every_count_finds(p):
     np.testing.assert_array_equal(pieces, every)
 
 
+spare_cases = st.fixed_dictionaries({
+    "levels": st.lists(st.one_of(st.just(0.0), st.floats(500, 40_000)), min_size=1,
+                       max_size=3),
+    "growth": st.sampled_from([0.0, 2.0, 4.0]),
+    "price": st.one_of(st.sampled_from([0.0, 7300.0]), st.floats(0, 20_000)),
+    "fixed": st.one_of(st.sampled_from([0.0, 730.0]), st.floats(0, 2000)),
+    "power_w": st.sampled_from([0.0, 300.0]), "idle_w": st.sampled_from([0.0, 100.0]),
+    "always_on": st.booleans(),
+    "spares": st.lists(st.fixed_dictionaries({
+        "machines": st.integers(0, 6), "gpu_count": st.sampled_from([1, 2]),
+        "month": st.integers(0, 5), "operating": st.floats(0, 3),
+        "speed": st.sampled_from([1.0, 0.5, 2.0]), "fixed": st.sampled_from([0.0, 300.0])}),
+        min_size=1, max_size=2),
+    "end": st.sampled_from(["rent", "spot", None]),
+    "rent": st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0, 3)),
+    "month": st.integers(0, 5), "rate": st.sampled_from([0.0, 0.07])})
+
+
+@settings(max_examples=150, deadline=None)
+@given(p=spare_cases)
+def test_the_pieces_through_own_targets_find_what_every_count_finds(p):
+    """An auto option passing its work to one or two own options of set counts (then to a
+    cloud by the hour, or to nothing): its value is linear in its count between the counts at
+    which it covers a month's work, or that work less its targets' capacity, so the search on
+    those pieces chooses the count the search over every count chooses, in every scenario:
+    targets that serve from a later month, at another speed, and unmet work included.
+    [machines]"""
+    from planner.engine.fleet import (
+        _best_of,
+        _best_on_pieces,
+        _breakpoint_counts,
+        _piecewise_linear,
+        candidate_values,
+    )
+    names = [f"spare{k}" for k in range(len(p["spares"]))]
+    ends = names[1:] + ([None] if p["end"] is None else ["rent"])
+    # 0 machines and a later purchase need an overflow (SPEC §6): a last spare without one
+    # has a machine at least, bought in month 0.
+    spares = [own(name=n, price=1000.0, machines=q["machines"] if after else
+                  max(q["machines"], 1), purchase_month=q["month"] if after else 0,
+                  gpu_count=q["gpu_count"], operating=q["operating"], speed=q["speed"],
+                  fixed=q["fixed"], overflow=after)
+              for n, q, after in zip(names, p["spares"], ends, strict=True)]
+    box = own(price=p["price"], power_w=p["power_w"], idle_w=p["idle_w"],
+              always_on=p["always_on"], fixed=p["fixed"], electricity=0.2, machines="auto",
+              purchase_month=p["month"], overflow=names[0])
+    cards = [box, *spares]
+    if p["end"] is not None:
+        cards.append(cloud(name="rent", price=p["rent"],
+                           pricing="spot" if p["end"] == "spot" else "on_demand"))
+    m = model(*cards, cal=calendar(T=12, H=730.0, r=p["rate"]),
+              dem=demand(level=np.array(p["levels"]), growth=p["growth"]))
+    assert _piecewise_linear(m, "box")
+    cover = covering_machines(m, "box")
+    counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
+    every = _best_of(counts, cover, *candidate_values(m, "box", counts))
+    pieces = _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover))
+    np.testing.assert_array_equal(pieces, every)
+
+
+def test_the_kinks_of_an_own_target():
+    """2,000 GPU-hours a month, one-GPU machines of 730 hours, passing to 1 spare machine of
+    730 hours: the option covers the work at 2,000 / 730 = 2.74 machines and what the spare
+    leaves at 1,270 / 730 = 1.74, so the candidates are 0, 1, 2 and 3 (N = 3); without the
+    spare's kink, 1 would be missing. [machines]"""
+    from planner.engine.fleet import _breakpoint_counts, _piecewise_linear
+
+    box = own(machines="auto", overflow="spare")
+    m = model(box, own(name="spare"), cal=calendar(T=3, H=730.0), dem=demand(level=2000.0))
+    assert _piecewise_linear(m, "box")
+    cover = covering_machines(m, "box")
+    assert cover.tolist() == [3.0]
+    assert np.unique(_breakpoint_counts(m, "box", cover)).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
 def test_a_reserved_or_free_tier_target_searches_every_count():
     from planner.engine.fleet import _piecewise_linear
     box = own(machines="auto", overflow="rent")

@@ -12,11 +12,15 @@ Where the option passes its work to a cloud paid by the hour (on demand or spot)
 the present value is linear in the count between the counts at which a month's demand is just
 covered (n = G_m / K, K one machine's capacity): the machines' own costs are linear in the count
 and in their served hours min(G_m, n·K), and the cloud's in the hours passed on, G_m − n·K; its
-storage changes only where a month's passed hours reach 0. So only those counts (rounded down
-and up), 0 and N are evaluated (:func:`_breakpoint_counts`); the fewest count within the tie
-tolerance, which may lie inside the piece left of the best candidate, is then found on that
-piece, where the value falls monotonically (:func:`_fewest_within_tie`). A reserved cloud's
-commitments and a free tier's quotas add kinks of their own: those chains search every count.
+storage changes only where a month's passed hours reach 0. Own options of a set count between
+the option and that end add the counts at which the option covers G_m less their capacity
+(the first target's, the first two's, …): each serves min(passed, its capacity), linear in
+between. So only those counts (rounded down and up), 0 and N are evaluated
+(:func:`_breakpoint_counts`); the fewest count within the tie tolerance, which may lie inside
+the piece left of the best candidate, is then found on that piece, where the value falls
+monotonically (:func:`_fewest_within_tie`). A reserved cloud's commitments and a free tier's
+quotas add kinks of their own: those chains search every count. Machines that cannot run the
+work at all are infeasible at every count: nothing is searched (the count is N).
 """
 
 from __future__ import annotations
@@ -37,7 +41,12 @@ from planner.cards.model import (
 from planner.engine.cloud import is_reserved
 from planner.engine.flows import present_value
 from planner.engine.months import work_by_month
-from planner.engine.own import MAX_AUTO_MACHINES, cannot_run_the_work, machine_capacity
+from planner.engine.own import (
+    MAX_AUTO_MACHINES,
+    cannot_run_the_work,
+    machine_capacity,
+    own_capacity_by_month,
+)
 from planner.engine.tco import chain, option_flows
 
 #: Scenario × count × month cells evaluated at once (8 MB an array); bounds memory.
@@ -146,28 +155,46 @@ def _tie_bound(best: Array) -> Array:
 
 
 def _piecewise_linear(model: Model, name: str) -> bool:
-    """Whether the option's present value is linear in its count between the counts that just
-    cover a month: it passes work to nothing, or to a cloud paid by the hour."""
-    targets = chain(model, name)[1:]
-    if not targets:
-        return True
-    card = model.cards[targets[0]]
-    return len(targets) == 1 and isinstance(card, CloudCard) and not is_reserved(card)
+    """Whether the option's present value is linear in its count between the counts at which
+    a month's work is just covered by it, or by it and the own options after it: it passes
+    work through own options of a set count (none, one or more) to nothing or to a cloud paid
+    by the hour."""
+    *owns, last = [model.cards[n] for n in chain(model, name)[1:]] or [None]
+    if not all(isinstance(c, OwnCard) and c.machines is not None for c in owns):
+        return False
+    if last is None or isinstance(last, OwnCard):
+        return last is None or last.machines is not None
+    return isinstance(last, CloudCard) and not is_reserved(last)
 
 
 def _breakpoint_counts(model: Model, name: str, cover: Array) -> Array:
-    """Each scenario's candidates, sorted (repeats kept): 0, its N and every month's covering
-    ratio G_m / K rounded down and up, within 0..N. (S, 2(T + 1) + 2) [machines]"""
+    """Each scenario's candidates, sorted (repeats kept): 0, its N and, for every month, the
+    counts at which the option covers the month's work G_m, or G_m less the capacity of the
+    own options it passes work to (the first, the first two, …), each ratio rounded down and
+    up, within 0..N. (S, 2(T + 1)(1 + own targets) + 2) [machines]"""
     card = model.cards[name]
-    needed = work_by_month(model) * card.gpu_hours_per_unit
+    work = work_by_month(model)
     per_machine = machine_capacity(model, card)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        ratio = np.where(per_machine > 0, needed / per_machine, 0.0)
-    ratio = np.broadcast_to(np.nan_to_num(ratio, nan=0.0, posinf=0.0),
-                            (cover.size, needed.shape[1]))
+    rows = cover.size
+    left = [work]  # the reference units the option serves at each kink
+    for target in chain(model, name)[1:]:
+        inner = model.cards[target]
+        if not isinstance(inner, OwnCard):
+            break
+        capacity = own_capacity_by_month(model, inner)  # (S, 1) or (S, T): months 1..T
+        months = np.broadcast_to(capacity, (capacity.shape[0], work.shape[1] - 1))
+        left.append(left[-1] - np.concatenate([np.zeros((capacity.shape[0], 1)), months],
+                                              axis=1))
+    points = [np.zeros((rows, 1)), cover[:, None]]
+    for remaining in left:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ratio = np.where(per_machine > 0,
+                             remaining * card.gpu_hours_per_unit / per_machine, 0.0)
+        ratio = np.broadcast_to(np.nan_to_num(ratio, nan=0.0, posinf=0.0, neginf=0.0),
+                                (rows, work.shape[1]))
+        points += [np.floor(ratio), np.ceil(ratio)]
     top = cover[:, None]
-    points = np.concatenate([np.floor(ratio), np.ceil(ratio), top, np.zeros_like(top)], axis=1)
-    return np.sort(np.clip(points, 0.0, top), axis=1)
+    return np.sort(np.clip(np.concatenate(points, axis=1), 0.0, top), axis=1)
 
 
 def _best_on_pieces(model: Model, name: str, cover: Array, pieces: Array) -> Array:
