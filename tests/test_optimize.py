@@ -453,6 +453,24 @@ def test_a_member_that_cannot_run_the_work_is_refused_without_a_search(monkeypat
     assert evaluated[0].feasible.size == 37 and not evaluated[0].feasible.any()
 
 
+def test_a_later_member_that_cannot_run_the_work_leaves_the_search_to_the_others():
+    """Jobs of 2 GPUs; the first member's machines have 2 GPUs, the second's one: the second
+    cannot run the work, but its reasons count only where work reaches it. One 2-GPU machine
+    of 5,000 serves all 800 GPU-hours a month, 400 machine-hours: 5,000 + 400 × 12 × 0.3 kW ×
+    0.20 = 5,288, against 400 two-GPU instance-hours × 2 × 12 = 9,600 of renting, so the best
+    mix owns one of the first and none of the second (the search is run, not refused)."""
+    data = plan_data(demand={"gpu_hours_per_month": 800, "gpus": 2})
+    data["options"][0]["own"]["gpu_count"] = 2
+    data["options"].insert(1, {"name": "small", "own": {"purchase_price": 5000,
+                                                        "power_watts": 300,
+                                                        "lifetime_years": 1}})
+    data["options"][2]["cloud"]["gpus"] = 2
+    data["mix"] = ["box", "small", "rent"]
+    result = planner.load(data).optimize()
+    assert (result.best["box.machines"], result.best["small.machines"]) == (1, 0)
+    assert result.present_value == pytest.approx(5000 + 400 * 12 * 0.3 * 0.2)
+
+
 def test_no_feasible_candidate_and_too_many_candidates(tmp_path, monkeypatch):
     import planner.evaluate.optimize as optimize_module
 

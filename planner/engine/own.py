@@ -36,8 +36,13 @@ def cannot_run_the_work(model: Model, card: OwnCard) -> Array:
     memory. The option is infeasible there whatever ``machines`` is (0 included: the reasons of
     :func:`own_flows` do not depend on the count), so a search over counts or months has
     nothing to find. (S,) bool"""
-    wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (model.scenarios,))
-    return wide | memory_masks(model, card, model.scenarios)[0]
+    rows = model.scenarios
+    return too_wide(model, card, rows) | memory_masks(model, card, rows)[0]
+
+
+def too_wide(model: Model, card: OwnCard, rows: int) -> Array:
+    """Where a job needs more GPUs than one machine has, (rows,) bool."""
+    return np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
 
 
 def in_service(model: Model, card: OwnCard) -> Array:
@@ -161,7 +166,7 @@ def own_flows(model: Model, card: OwnCard, work: Array) -> Flows:
     flows.own_residual_value = flows.residual_value
     if card.carbon_kg_per_kwh is not None:
         flows.carbon_kg = flows.energy_kwh * card.carbon_kg_per_kwh
-    wide = np.broadcast_to((model.demand.gpus > card.gpu_count)[:, 0], (rows,))
+    wide = too_wide(model, card, rows)
     if wide.any():
         flows.infeasible.append((wide, Message("reason.wide_own")))
         serves_nothing(flows, wide)

@@ -212,8 +212,11 @@ def _search(plan) -> MixResult:
     model = wired.model
     owns, cloud, head = members[:-1], members[-1], members[0]
     T = model.calendar.horizon_months
-    if any(cannot_run_the_work(model, model.cards[name]).all() for name in owns):
-        _no_mix(plan)  # every candidate is infeasible, "no machine" included: no search
+    if cannot_run_the_work(model, model.cards[head]).all():
+        # The head's reasons count whatever its count (0 included), so every candidate is
+        # infeasible. (Not so for a later member: its reasons count only where work reaches
+        # it, and the members before it may serve all of the work.)
+        _no_mix(plan)
     grids, counts = [], {}
     for name in owns:
         # N covers the demand; N + 1 is searched too, so that "one machine more" is priced.
