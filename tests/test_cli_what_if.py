@@ -101,6 +101,22 @@ def test_set_on_validate_and_diff(cli):
     assert cli("diff", USAGE).exit_code == 2  # neither NEW nor --set
 
 
+def test_the_sides_are_named_in_the_readers_language(cli):
+    """A --set side and standard input are named by messages: in English in the JSON, in the
+    reader's language in the summary and the Markdown; a file's own name stays as it is."""
+    edit = ("--set", "site.electricity_per_kwh=0.5")
+    done = cli("diff", USAGE, *edit, "-o", "-")
+    assert json.loads(done.stdout)["new"]["name"] == "usage.yaml with --set"
+    summary = cli("diff", USAGE, *edit, "--lang", "zh").stdout
+    assert "usage.yaml → usage.yaml（经 --set 修改）" in summary and "with --set" not in summary
+    text = USAGE.read_text()
+    markdown = cli("diff", "-", USAGE, *edit, "--format", "md", "-o", "-", "--lang", "zh",
+                   input=text).stdout
+    assert "标准输入 → usage.yaml（经 --set 修改）" in markdown
+    english = cli("diff", "-", USAGE, "--format", "md", "-o", "-", input=text).stdout
+    assert "standard input → usage.yaml" in english
+
+
 # -- planner sweep -----------------------------------------------------------------------------
 
 def test_range_is_inclusive_and_decimal():

@@ -18,10 +18,19 @@ import click
 __all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "date_option", "epilog", "fail",
            "lang_option", "load_plan", "load_what_if", "no_color", "open_catalog",
            "paper_option", "plan_or_error",
-           "print_table", "read_stdin", "report_date", "stdout_is_terminal", "what_if_or_error"]
+           "print_table", "read_stdin", "report_date", "side_name", "stdout_is_terminal",
+           "what_if_or_error"]
 
 #: The USAGE argument that means standard input.
 STDIN_PATH = "-"
+
+def side_name(path: str):
+    """How a comparison names the side read from ``path``: the file's name, or "standard
+    input" (a message, written in the reader's language) for ``-``."""
+    from planner.messages import Message
+
+    return Message("diff.side_stdin") if path == STDIN_PATH else Path(path).name
+
 
 #: What every command's help ends with (click keeps lines after ``\b`` as written).
 EXIT_STATUS = ("Exit status: 0 success; 1 a problem with the input or files (no traceback); "

@@ -18,8 +18,10 @@ from planner.cli.common import (
     paper_option,
     plan_or_error,
     report_date,
+    side_name,
 )
 from planner.cli.what_if import set_option
+from planner.messages import Message
 from planner.render.formats import DIFF_FORMATS
 
 __all__ = ["diff"]
@@ -95,8 +97,10 @@ def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, p
             problems += err.problems
     if problems:
         fail(UserError(problems))
-    new_name = _name(new if new is not None else old) + (" with --set" if sets else "")
-    change = compare(results[0], results[1], old_name=_name(old), new_name=new_name,
+    new_name = side_name(new if new is not None else old)
+    if sets:
+        new_name = Message("diff.side_with_sets", name=new_name)
+    change = compare(results[0], results[1], old_name=side_name(old), new_name=new_name,
                      old_usage=plans[0].usage, new_usage=plans[1].usage)
     day = date or report_date()
     content = written = None
@@ -124,6 +128,3 @@ def diff(old: str, new: str | None, output: str | None, fmt: str | None, date, p
     if written is not None:
         click.echo(f"wrote {written}")  # a path as it is: never wrapped, never markup
 
-
-def _name(path: str) -> str:
-    return "standard input" if path == STDIN_PATH else Path(path).name

@@ -20,6 +20,7 @@ from planner.cli.common import (
     load_what_if,
     paper_option,
     report_date,
+    side_name,
     stdout_is_terminal,
 )
 from planner.cli.what_if import set_option
@@ -161,8 +162,7 @@ def _print_change(saved, saved_path: str, result, usage: str, out, lang: str) ->
     from planner.evaluate.compare import compare
     from planner.render.diff import print_summary
 
-    new_name = "standard input" if usage == STDIN_PATH else Path(usage).name
-    change = compare(saved, result, old_name=Path(saved_path).name, new_name=new_name)
+    change = compare(saved, result, old_name=side_name(saved_path), new_name=side_name(usage))
     out.print()
     print_summary(change, out, lang)
 

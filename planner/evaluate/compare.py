@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner import display
-from planner.messages import Message, render
+from planner.messages import Message, Text, render
 from planner.result import is_missing
 
 if TYPE_CHECKING:
@@ -63,7 +63,9 @@ class Side:
     ``planner diff`` always do), and until then it is ``None``.
     """
 
-    name: str
+    #: The side's name: its file's, or a message ("standard input", "usage.yaml with --set")
+    #: that the renderer writes in the reader's language; English in ``str()`` and the JSON.
+    name: Text
     title: str
     currency: str
     horizon_months: int
@@ -74,7 +76,7 @@ class Side:
     def to_dict(self) -> dict[str, Any]:
         """``name``, ``title``, ``currency``, ``horizon_months``, ``cheapest`` and
         ``recommendation`` (null until the renderer has written it)."""
-        return {"name": self.name, "title": self.title, "currency": self.currency,
+        return {"name": str(self.name), "title": self.title, "currency": self.currency,
                 "horizon_months": self.horizon_months, "cheapest": self.cheapest,
                 "recommendation": self.recommendation}
 
@@ -144,7 +146,7 @@ class PlanDiff:
         count = None if self.inputs is None else len(self.inputs)
         inputs = ("inputs not compared" if count is None
                   else f"{count} input{'' if count == 1 else 's'} changed")
-        return (f"<PlanDiff {self.old.name!r} → {self.new.name!r}: cheapest {old!r} → {new!r}, "
+        return (f"<PlanDiff {str(self.old.name)!r} → {str(self.new.name)!r}: cheapest {old!r} → {new!r}, "
                 f"{inputs}>")
 
     def _repr_html_(self) -> str:
@@ -284,15 +286,15 @@ def _status(before: dict[str, Any] | None, after: dict[str, Any] | None,
     return "changed" if _moved(before, after, keys) else "unchanged"
 
 
-def _side(name: str, result: Result) -> Side:
+def _side(name: Text, result: Result) -> Side:
     data = result.data
     return Side(name=name, title=str(data["title"]), currency=str(data["currency"]),
                 horizon_months=int(data["horizon_months"]), cheapest=data.get("cheapest"),
                 result=result)
 
 
-def compare(old_result: Result, new_result: Result, *, old_name: str = "old",
-            new_name: str = "new", old_usage: dict[str, Any] | None = None,
+def compare(old_result: Result, new_result: Result, *, old_name: Text = "old",
+            new_name: Text = "new", old_usage: dict[str, Any] | None = None,
             new_usage: dict[str, Any] | None = None) -> PlanDiff:
     """The difference of two evaluated plans (and of their usage documents, when given)."""
     old_data, new_data = old_result.data, new_result.data

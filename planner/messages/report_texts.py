@@ -781,6 +781,9 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "diff.kicker": ("Plan comparison", "方案对比"),
     "diff.title": ("What changed: {title}", "变化：{title}"),
     "diff.title_two": ("What changed: {old} → {new}", "变化：{old} → {new}"),
+    # The sides' names: a file's name is the user's own and stays as it is.
+    "diff.side_stdin": ("standard input", "标准输入"),
+    "diff.side_with_sets": ("{name} with --set", "{name}（经 --set 修改）"),
     "diff.none_before_after": ("No option can serve the demand, before or after.",
                                "修改前后都没有方案能满足需求。"),
     "diff.stays": ("The cheapest option stays {old}.", "成本最低的方案仍是 {old}。"),

@@ -21,7 +21,7 @@ from planner.evaluate.compare import PlanDiff
 from planner.render import fmt, formats, i18n
 from planner.render.formats import DIFF_FORMATS as FORMATS
 from planner.render.formats import DIFF_SUFFIXES as SUFFIXES
-from planner.render.i18n import t
+from planner.render.i18n import t, text
 from pricing.files import write_atomic
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def _markdown(d: PlanDiff, date: datetime.date) -> str:
 
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
     lines = [f"# {cell(diff_title(d))}", "",
-             f"{date.isoformat()} · {cell(d.old.name)} → {cell(d.new.name)}", "",
+             f"{date.isoformat()} · {cell(text(d.old.name))} → {cell(text(d.new.name))}", "",
              decision_sentence(d), ""]
     lines += [f"- {cell(n)}" for n in notes(d)] + ([""] if d.messages else [])
     lines += [f"## {t('diff.h.inputs')}", ""]
@@ -227,7 +227,8 @@ def render_html(d: PlanDiff, date: datetime.date, paper: str = "a4", lang: str =
         before, after = recommendations(d)
         page = {
             **page_context(paper),
-            "title": diff_title(d), "date": date.isoformat(), "old": d.old.name, "new": d.new.name,
+            "title": diff_title(d), "date": date.isoformat(), "old": text(d.old.name),
+            "new": text(d.new.name),
             "decision": decision_sentence(d), "notes": notes(d),
             "inputs": None if d.inputs is None else [
                 [c.path, value_text(c.old), value_text(c.new)] for c in d.inputs],
@@ -319,7 +320,7 @@ def _print_summary(d: PlanDiff, console: rich.console.Console) -> None:
     from rich.text import Text
 
     console.print(Text(diff_title(d), style="bold"))
-    console.print(f"{d.old.name} → {d.new.name}")
+    console.print(Text(f"{text(d.old.name)} → {text(d.new.name)}"))  # names: never markup
     style = "bold yellow" if d.decision_changed else "green"
     console.print(Text(decision_sentence(d), style=style))
     for note in notes(d):

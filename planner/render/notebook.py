@@ -132,7 +132,7 @@ def diff_html(d: PlanDiff) -> str:
     with i18n.language("en"):
         return _fragment(
             "diff", title=diff.diff_title(d), decision=diff.decision_sentence(d), notes=d.notes,
-            old=d.old.name, new=d.new.name,
+            old=i18n.text(d.old.name), new=i18n.text(d.new.name),
             inputs=None if d.inputs is None else [
                 (c.path, diff.value_text(c.old), diff.value_text(c.new)) for c in d.inputs],
             option_header=diff.option_header(), option_rows=diff.option_table_rows(d),
