@@ -117,6 +117,16 @@ def test_the_sides_are_named_in_the_readers_language(cli):
     assert "standard input → usage.yaml" in english
 
 
+def test_a_side_name_is_never_markup(cli, tmp_path):
+    """A file called "[red]old.yaml" is printed as its name in the summary, not taken as rich
+    markup (which would drop the brackets)."""
+    odd = tmp_path / "[red]old.yaml"
+    odd.write_text(USAGE.read_text())
+    done = cli("diff", odd, USAGE)
+    assert done.exit_code == 0, done.output
+    assert "[red]old.yaml → usage.yaml" in done.stdout
+
+
 # -- planner sweep -----------------------------------------------------------------------------
 
 def test_range_is_inclusive_and_decimal():
