@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 
+from planner.messages import Message, Text
+
 __all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "date_option", "epilog", "fail",
            "lang_option", "load_plan", "load_what_if", "no_color", "open_catalog",
            "paper_option", "plan_or_error",
@@ -24,11 +26,10 @@ __all__ = ["DAY", "STDIN_PATH", "catalog_option", "console", "date_option", "epi
 #: The USAGE argument that means standard input.
 STDIN_PATH = "-"
 
-def side_name(path: str):
+
+def side_name(path: str) -> Text:
     """How a comparison names the side read from ``path``: the file's name, or "standard
     input" (a message, written in the reader's language) for ``-``."""
-    from planner.messages import Message
-
     return Message("diff.side_stdin") if path == STDIN_PATH else Path(path).name
 
 

@@ -146,8 +146,8 @@ class PlanDiff:
         count = None if self.inputs is None else len(self.inputs)
         inputs = ("inputs not compared" if count is None
                   else f"{count} input{'' if count == 1 else 's'} changed")
-        return (f"<PlanDiff {str(self.old.name)!r} → {str(self.new.name)!r}: cheapest {old!r} → {new!r}, "
-                f"{inputs}>")
+        names = f"{str(self.old.name)!r} → {str(self.new.name)!r}"
+        return f"<PlanDiff {names}: cheapest {old!r} → {new!r}, {inputs}>"
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the decision, the inputs that changed, the options' figures."""
