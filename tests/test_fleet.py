@@ -556,6 +556,24 @@ def test_two_servers_as_a_fleet_equal_one_machine_of_both():
 
 # -- the search on the pieces (machines: auto with many candidate counts) -------------------------
 
+def _assert_the_pieces_choose_what_every_count_chooses(m) -> None:
+    """The count the search on the pieces chooses for "box" is the one the search over every
+    count 0..N chooses, in every scenario of ``m`` (whose chain must be piecewise linear)."""
+    from planner.engine.fleet import (
+        _best_of,
+        _best_on_pieces,
+        _breakpoint_counts,
+        _piecewise_linear,
+        candidate_values,
+    )
+    assert _piecewise_linear(m, "box")
+    cover = covering_machines(m, "box")
+    counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
+    every = _best_of(counts, cover, *candidate_values(m, "box", counts))
+    pieces = _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover))
+    np.testing.assert_array_equal(pieces, every)
+
+
 pieces_cases = st.fixed_dictionaries({
     "levels": st.lists(st.one_of(st.just(0.0), st.floats(500, 40_000)), min_size=1,
                        max_size=3),
@@ -578,13 +596,6 @@ def test_the_search_on_the_pieces_finds_what_every_count_finds(p):
     count chosen is the one the search over every count 0..N chooses, in every scenario: flat
     pieces (rent at 0, a free machine, a fixed cost equal to the rent it saves) and ties
     included. [machines]"""
-    from planner.engine.fleet import (
-        _best_of,
-        _best_on_pieces,
-        _breakpoint_counts,
-        _piecewise_linear,
-        candidate_values,
-    )
     levels = np.array(p["levels"])
     box = own(price=p["price"], power_w=p["power_w"], idle_w=p["idle_w"],
               always_on=p["always_on"], fixed=p["fixed"], electricity=0.2,
@@ -594,12 +605,7 @@ def test_the_search_on_the_pieces_finds_what_every_count_finds(p):
                  billing_minutes=p["billing"], storage=p["storage"], job_hours=3.0)
     m = model(box, rent, cal=calendar(T=12, H=730.0, r=p["rate"]),
               dem=demand(level=levels, growth=p["growth"], data_gb=100.0))
-    assert _piecewise_linear(m, "box")
-    cover = covering_machines(m, "box")
-    counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
-    every = _best_of(counts, cover, *candidate_values(m, "box", counts))
-    pieces = _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover))
-    np.testing.assert_array_equal(pieces, every)
+    _assert_the_pieces_choose_what_every_count_chooses(m)
 
 
 spare_cases = st.fixed_dictionaries({
@@ -629,13 +635,6 @@ def test_the_pieces_through_own_targets_find_what_every_count_finds(p):
     those pieces chooses the count the search over every count chooses, in every scenario:
     targets that serve from a later month, at another speed, and unmet work included.
     [machines]"""
-    from planner.engine.fleet import (
-        _best_of,
-        _best_on_pieces,
-        _breakpoint_counts,
-        _piecewise_linear,
-        candidate_values,
-    )
     names = [f"spare{k}" for k in range(len(p["spares"]))]
     ends = names[1:] + ([None] if p["end"] is None else ["rent"])
     # 0 machines and a later purchase need an overflow (SPEC §6): a last spare without one
@@ -654,12 +653,7 @@ def test_the_pieces_through_own_targets_find_what_every_count_finds(p):
                            pricing="spot" if p["end"] == "spot" else "on_demand"))
     m = model(*cards, cal=calendar(T=12, H=730.0, r=p["rate"]),
               dem=demand(level=np.array(p["levels"]), growth=p["growth"]))
-    assert _piecewise_linear(m, "box")
-    cover = covering_machines(m, "box")
-    counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
-    every = _best_of(counts, cover, *candidate_values(m, "box", counts))
-    pieces = _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover))
-    np.testing.assert_array_equal(pieces, every)
+    _assert_the_pieces_choose_what_every_count_chooses(m)
 
 
 def test_the_kinks_of_an_own_target():
