@@ -41,7 +41,7 @@ def _write(kind: str, row: dict) -> None:
         out.write(json.dumps(row, default=str, ensure_ascii=False) + "\n")
 
 
-def _on_collection(phase: str, info: dict) -> None:
+def _on_garbage_collection(phase: str, info: dict) -> None:
     if phase == "start":
         _state["gc_start"] = time.perf_counter()
     else:
@@ -63,7 +63,7 @@ def pytest_configure(config) -> None:
                                    "document": self.data if spent > SLOW_SECONDS else None})
 
     Plan.evaluate = timed
-    gc.callbacks.append(_on_collection)
+    gc.callbacks.append(_on_garbage_collection)
 
 
 @pytest.hookimpl(hookwrapper=True)
