@@ -1,13 +1,19 @@
 """The cost engine against hand-computed values (SPEC §5)."""
 
+import dataclasses
+
 import numpy as np
 import numpy_financial as npf
 import pytest
 from builders import calendar, cloud, demand, free_tier, model, own
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from planner.cards.model import Financing
 from planner.engine.cloud import best_reserved_instances
 from planner.engine.figures import compute
 from planner.engine.free_tier import free_tier_capacity
+from planner.engine.own import purchase_flows
 from planner.engine.tco import evaluate
 
 
@@ -143,6 +149,42 @@ def test_financing_down_payment_and_payoff_at_replacement():
     assert c["loan_payoff"][0, 15] == pytest.approx(7500.0)  # 5 of 20 on the second machine
     total = sum(v.sum() for v in c.values())
     assert total == pytest.approx(24_000.0)  # two machines, no interest
+
+
+def _row(card, i):
+    """Row i of an own card's per-row arrays, as a card of one row."""
+    def one(a):
+        return a[[i]] if a.shape[0] > 1 else a
+    f = card.financing
+    return dataclasses.replace(
+        card, purchase_month=one(card.purchase_month), machines=one(card.machines),
+        purchase_price=one(card.purchase_price),
+        financing=None if f is None else Financing(*(one(v) for v in (
+            f.annual_rate, f.months, f.down_payment))))
+
+
+@settings(max_examples=25, deadline=None)
+@given(months=st.lists(st.integers(0, 30), min_size=1, max_size=4),
+       prices=st.lists(st.sampled_from([5_000.0, 12_345.67]), min_size=1, max_size=2),
+       financed=st.booleans(), lifetime=st.integers(1, 40), resale=st.sampled_from([0.0, 0.3]))
+def test_purchase_flows_of_a_grid_equal_each_row_alone(months, prices, financed, lifetime,
+                                                       resale):
+    # A search's grid repeats a few purchase terms over many counts: purchase_flows computes one
+    # machine per distinct row there. Each row must get the very floats it gets alone.
+    counts = np.arange(0.0, 70.0)  # more rows than purchase_flows computes as they are
+    grid = [(c, p, q) for c in counts for p in months for q in prices]
+    c, p, q = (np.array(v) for v in zip(*grid))
+    card = own(price=q, lifetime_months=lifetime, resale=resale, machines=c, purchase_month=p,
+               financing=(0.06, 24, 1_000.0) if financed else None)
+    T = 36
+    components, residual, quantities = purchase_flows(card, T)
+    for i in range(len(grid)):
+        alone, alone_residual, alone_quantities = purchase_flows(_row(card, i), T)
+        assert alone_residual[0] == residual[i]
+        for label, flow in alone.items():
+            assert np.array_equal(components[label][i], flow[0]), label
+        for label, (count, _, _) in alone_quantities.items():
+            assert np.array_equal(quantities[label][0]()[i], count()[0]), label
 
 
 def test_own_capacity_and_overflow():

@@ -64,46 +64,114 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     """Purchases, resales, loan payments and payoffs of the machines (SPEC §5.3, §6): bought in
     month p, replaced every L months after it while before T.
 
+    Each is one machine's flow × the count. One machine's flows are computed once per distinct
+    row of purchase terms (a search's grid repeats a few purchase months over many counts),
+    then gathered and multiplied by the count: the same products, so the same floats, as
+    computing every row on its own.
+
     Returns the components (S, T + 1) [currency], the residual value at T, (S,) [currency],
     and the quantities behind the components (see :class:`Flows`).
     """
-    T = horizon_months
-    m = np.arange(T + 1)[None, :]
-    L = card.lifetime_months
-    p = card.purchase_month
+    terms, rows_of = _distinct_purchase_terms(card)
+    one, months, residual = _one_machine_purchase_flows(terms, horizon_months)
     n = machines_of(card)
+
+    def fleet(per_machine: Array) -> Array:
+        if rows_of is None:
+            return per_machine * n
+        rows = np.take(per_machine, rows_of, axis=0).astype(float, copy=False)
+        return np.multiply(rows, n, out=rows)
+
+    components = {label: fleet(flow) for label, flow in one.items()}
     price = card.purchase_price
-    age = m - p  # months since the first purchase
-    replaced = (age > 0) & (m < T) & (np.mod(age, L) == 0)
-    bought = (m == p) | replaced
-    resale = card.resale_fraction * price
-    components = {"resale": np.where(replaced, -resale * n, 0.0)}
-    quantities = {"resale": (lambda: replaced * n, Message("qty.machines_sold"), -resale)}
+    quantities = {"resale": (lambda: fleet(months["replaced"]), Message("qty.machines_sold"),
+                             -card.resale_fraction * price)}
     if card.financing is None:
-        components["purchase"] = np.where(bought, price * n, 0.0)
-        quantities["purchase"] = (lambda: bought * n, Message("qty.machines"), price)
+        quantities["purchase"] = (lambda: fleet(months["bought"]), Message("qty.machines"), price)
     else:
         f = card.financing
         down = np.minimum(f.down_payment, price)
+        payment = annuity_payment(price - down, f.annual_rate / 12.0, f.months)
+        quantities["purchase"] = (lambda: fleet(months["bought"]), Message("qty.down_payments"),
+                                  down)
+        quantities["financing"] = (lambda: fleet(months["paying"]), Message("qty.loan_payments"),
+                                   payment)
+        quantities["loan_payoff"] = (lambda: fleet(one["loan_payoff"] > 0),
+                                     Message("qty.loans_paid_off"), None)
+    return components, fleet(residual)[:, 0], quantities
+
+
+#: Below this many rows the purchase terms are used as they are: finding the distinct rows
+#: costs more than it saves. [rows]
+_FEW_ROWS = 64
+
+
+def _distinct_purchase_terms(card: OwnCard) -> tuple[dict[str, Array], Array | None]:
+    """The terms one machine's purchase flows depend on (purchase month, price, lifetime,
+    resale share, the loan's terms), each (U, 1), and the row of them for each of the S rows,
+    (S,); None instead when the terms are used as they are (few rows, or few repeats)."""
+    terms = {"month": card.purchase_month, "price": card.purchase_price,
+             "lifetime": card.lifetime_months, "resale": card.resale_fraction}
+    if card.financing is not None:
+        f = card.financing
+        terms |= {"down": f.down_payment, "rate": f.annual_rate, "loan_months": f.months}
+    terms = {k: np.asarray(v, dtype=float).reshape(-1, 1) for k, v in terms.items()}
+    rows = max(v.shape[0] for v in terms.values())
+    if rows <= _FEW_ROWS:
+        return terms, None
+    # Rows are the same where their bits are: compared as integers, one column alone when
+    # only one differs (a search's purchase months), else as rows of all that differ.
+    bits = {k: np.ascontiguousarray(v[:, 0]).view(np.int64) for k, v in terms.items()
+            if v.shape[0] > 1}
+    varying = {k: b for k, b in bits.items() if (b != b[0]).any()}
+    if not varying:
+        return {k: v[:1] for k, v in terms.items()}, None
+    if len(varying) == 1:
+        distinct, first, rows_of = np.unique(next(iter(varying.values())), return_index=True,
+                                             return_inverse=True)
+    else:
+        distinct, first, rows_of = np.unique(np.column_stack(list(varying.values())), axis=0,
+                                             return_index=True, return_inverse=True)
+    if len(distinct) > rows // 2:
+        return terms, None
+    return ({k: v[first] if v.shape[0] > 1 else v for k, v in terms.items()},
+            rows_of.reshape(-1))
+
+
+def _one_machine_purchase_flows(terms: dict[str, Array], horizon_months: int
+                                ) -> tuple[dict[str, Array], dict[str, Array], Array]:
+    """One machine's purchase, resale and loan flows for each row of ``terms``, (U, T + 1)
+    [currency]; the months it is bought, replaced and paid for, (U, T + 1) bool; its residual
+    value at T, (U, 1) [currency]."""
+    T = horizon_months
+    m = np.arange(T + 1)[None, :]
+    p, price, L = terms["month"], terms["price"], terms["lifetime"]
+    age = m - p  # months since the first purchase
+    replaced = (age > 0) & (m < T) & (np.mod(age, L) == 0)
+    bought = (m == p) | replaced
+    resale = terms["resale"] * price
+    flows = {"resale": np.where(replaced, -resale, 0.0)}
+    months = {"replaced": replaced, "bought": bought}
+    if "down" not in terms:
+        flows["purchase"] = np.where(bought, price, 0.0)
+    else:
+        down = np.minimum(terms["down"], price)
         principal = price - down
-        rate = f.annual_rate / 12.0
-        payment = annuity_payment(principal, rate, f.months)
+        rate = terms["rate"] / 12.0
+        loan_months = terms["loan_months"]
         bought_at = p + L * np.floor((age - 1) / L)
         paid = m - bought_at  # payments made on the machine in service, this month's included
-        components["purchase"] = np.where(bought, down * n, 0.0)
-        paying = (age >= 1) & (paid <= f.months)
-        components["financing"] = np.where(paying, payment * n, 0.0)
+        flows["purchase"] = np.where(bought, down, 0.0)
+        paying = (age >= 1) & (paid <= loan_months)
+        flows["financing"] = np.where(paying, annuity_payment(principal, rate, loan_months), 0.0)
         payoff_month = (age >= 1) & (replaced | (m == T))
-        components["loan_payoff"] = np.where(
-            payoff_month, loan_balance(principal, rate, f.months, paid) * n, 0.0)
-        quantities["purchase"] = (lambda: bought * n, Message("qty.down_payments"), down)
-        quantities["financing"] = (lambda: paying * n, Message("qty.loan_payments"), payment)
-        quantities["loan_payoff"] = (
-            lambda: (components["loan_payoff"] > 0) * n, Message("qty.loans_paid_off"), None)
+        flows["loan_payoff"] = np.where(
+            payoff_month, loan_balance(principal, rate, loan_months, paid), 0.0)
+        months["paying"] = paying
     last_bought = p + L * np.floor((T - p - 1) / L)
     kept_age = T - last_bought
-    residual = (price - (price - resale) * kept_age / L) * n
-    return components, residual[:, 0], quantities
+    residual = price - (price - resale) * kept_age / L
+    return flows, months, residual
 
 
 def purchase_steps(model: Model, card: OwnCard, components: dict[str, Array]) -> Array | None:
