@@ -166,25 +166,30 @@ def _row(card, i):
 @settings(max_examples=25, deadline=None)
 @given(months=st.lists(st.integers(0, 30), min_size=1, max_size=4),
        prices=st.lists(st.sampled_from([5_000.0, 12_345.67]), min_size=1, max_size=2),
+       rates=st.lists(st.sampled_from([0.0, 0.06, 0.3]), min_size=1, max_size=2),
        financed=st.booleans(), lifetime=st.integers(1, 40), resale=st.sampled_from([0.0, 0.3]))
-def test_purchase_flows_of_a_grid_equal_each_row_alone(months, prices, financed, lifetime,
-                                                       resale):
+def test_purchase_flows_of_a_grid_equal_each_row_alone(months, prices, rates, financed,
+                                                       lifetime, resale):
     # A search's grid repeats a few purchase terms over many counts: purchase_flows computes one
-    # machine per distinct row there. Each row must get the very floats it gets alone.
+    # machine per distinct row there. Each row must get the very floats, in the very shapes, it
+    # gets alone, whichever terms vary (a flow may depend on none of them).
     counts = np.arange(0.0, 70.0)  # more rows than purchase_flows computes as they are
-    grid = [(c, p, q) for c in counts for p in months for q in prices]
-    c, p, q = (np.array(v) for v in zip(*grid))
+    grid = [(c, p, q, r) for c in counts for p in months for q in prices for r in rates]
+    # A term that does not vary is one number, as a plan's card has it.
+    c, p, q, r = (np.array(v) if len(set(v)) > 1 else v[0] for v in zip(*grid))
     card = own(price=q, lifetime_months=lifetime, resale=resale, machines=c, purchase_month=p,
-               financing=(0.06, 24, 1_000.0) if financed else None)
+               financing=(r, 24, 1_000.0) if financed else None)
     T = 36
     components, residual, quantities = purchase_flows(card, T)
+    rows = (len(grid), T + 1)
     for i in range(len(grid)):
         alone, alone_residual, alone_quantities = purchase_flows(_row(card, i), T)
         assert alone_residual[0] == residual[i]
         for label, flow in alone.items():
-            assert np.array_equal(components[label][i], flow[0]), label
+            assert np.array_equal(np.broadcast_to(components[label], rows)[i], flow[0]), label
         for label, (count, _, _) in alone_quantities.items():
-            assert np.array_equal(quantities[label][0]()[i], count()[0]), label
+            grid_count = np.broadcast_to(quantities[label][0](), rows)
+            assert np.array_equal(grid_count[i], count()[0]), label
 
 
 def test_own_capacity_and_overflow():

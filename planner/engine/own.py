@@ -77,7 +77,7 @@ def purchase_flows(card: OwnCard, horizon_months: int) -> tuple[dict[str, Array]
     n = machines_of(card)
 
     def fleet(per_machine: Array) -> Array:
-        if rows_of is None:
+        if rows_of is None or per_machine.shape[0] == 1:  # a flow no varying term moves
             return per_machine * n
         rows = np.take(per_machine, rows_of, axis=0).astype(float, copy=False)
         return np.multiply(rows, n, out=rows)
