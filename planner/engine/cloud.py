@@ -217,12 +217,15 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
         hours = needed * per_gpu_hour
         disc = discount(model)
         per_term = reserved_counts(model, card, hours, disc)
-        reserved = per_term[:, term_of_month(T, card.term_months)]  # in force, (S, T + 1)
+        # Committed instance-hours in force each month, (S, T + 1): a term's count × H.
+        reserved_hours = (per_term * H)[:, term_of_month(T, card.term_months)]
         extra = (-T) % card.term_months
-        committed = reserved * H * in_horizon  # instance-hours paid for, month by month
+        committed = reserved_hours * in_horizon  # instance-hours paid for, month by month
         committed[:, T] = committed[:, T] * (1 + extra)
         components["reservation"] = committed * card.reserved_price_per_hour
-        over = np.maximum(hours - reserved * H, 0.0)
+        same_shape = np.shape(hours) == reserved_hours.shape  # then reuse its memory
+        over = np.subtract(hours, reserved_hours, out=reserved_hours if same_shape else None)
+        np.maximum(over, 0.0, out=over)
         components["rental"] = over * card.on_demand_price_per_hour  # month 0 has no work
         quantities = {
             "reservation": (committed, Message("qty.committed_instance_hours"),
