@@ -171,8 +171,8 @@ def _row(card, i):
 def test_purchase_flows_of_a_grid_equal_each_row_alone(months, prices, rates, financed,
                                                        lifetime, resale):
     # A search's grid repeats a few purchase terms over many counts: purchase_flows computes one
-    # machine per distinct row there. Each row must get the very floats, in the very shapes, it
-    # gets alone, whichever terms vary (a flow may depend on none of them).
+    # machine per distinct row there. Each row must get the very floats it gets alone,
+    # whichever terms vary (a flow may depend on none of them, and stays one row).
     counts = np.arange(0.0, 70.0)  # more rows than purchase_flows computes as they are
     grid = [(c, p, q, r) for c in counts for p in months for q in prices for r in rates]
     # A term that does not vary is one number, as a plan's card has it.

@@ -109,7 +109,8 @@ _FEW_ROWS = 64
 def _distinct_purchase_terms(card: OwnCard) -> tuple[dict[str, Array], Array | None]:
     """The terms one machine's purchase flows depend on (purchase month, price, lifetime,
     resale share, the loan's terms), each (U, 1), and the row of them for each of the S rows,
-    (S,); None instead when the terms are used as they are (few rows, or few repeats)."""
+    (S,). None instead of the rows when the terms are used as they are (few rows, or few
+    repeats) or, where no term varies, cut to their first row."""
     terms = {"month": card.purchase_month, "price": card.purchase_price,
              "lifetime": card.lifetime_months, "resale": card.resale_fraction}
     if card.financing is not None:
