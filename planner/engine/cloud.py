@@ -78,7 +78,8 @@ def best_reserved_instances(instance_hours: Array, hours_per_month: Array, reser
     continuous = np.take_along_axis(padded, k, axis=1) / hours_per_month
 
     def cost(r):
-        over = np.maximum(hours - r * hours_per_month, 0.0)
+        over = hours - r * hours_per_month
+        np.maximum(over, 0.0, out=over)
         if disc.shape[0] == 1:  # one discount curve: Σ_m disc_m·over_m in one loop
             discounted = np.einsum("ij,j->i", over, disc[0, 1:])[:, None]
         else:
