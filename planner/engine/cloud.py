@@ -224,8 +224,7 @@ def cloud_flows(model: Model, card: CloudCard, work: Array, *, as_target: bool) 
         committed = reserved_hours * in_horizon  # instance-hours paid for, month by month
         committed[:, T] = committed[:, T] * (1 + extra)
         components["reservation"] = committed * card.reserved_price_per_hour
-        same_shape = np.shape(hours) == reserved_hours.shape  # then reuse its memory
-        over = np.subtract(hours, reserved_hours, out=reserved_hours if same_shape else None)
+        over = hours - reserved_hours
         np.maximum(over, 0.0, out=over)
         components["rental"] = over * card.on_demand_price_per_hour  # month 0 has no work
         quantities = {
