@@ -562,15 +562,15 @@ def _assert_the_pieces_choose_what_every_count_chooses(m) -> None:
     from planner.engine.fleet import (
         _best_of,
         _best_on_pieces,
-        _breakpoint_counts,
-        _piecewise_linear,
+        breakpoint_counts,
         candidate_values,
+        piecewise_linear,
     )
-    assert _piecewise_linear(m, "box")
+    assert piecewise_linear(m, "box")
     cover = covering_machines(m, "box")
     counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
     every = _best_of(counts, cover, *candidate_values(m, "box", counts))
-    pieces = _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover))
+    pieces = _best_on_pieces(m, "box", cover, breakpoint_counts(m, "box", cover))
     np.testing.assert_array_equal(pieces, every)
 
 
@@ -661,22 +661,22 @@ def test_the_kinks_of_an_own_target():
     730 hours: the option covers the work at 2,000 / 730 = 2.74 machines and what the spare
     leaves at 1,270 / 730 = 1.74, so the candidates are 0, 1, 2 and 3 (N = 3); without the
     spare's kink, 1 would be missing. [machines]"""
-    from planner.engine.fleet import _breakpoint_counts, _piecewise_linear
+    from planner.engine.fleet import breakpoint_counts, piecewise_linear
 
     box = own(machines="auto", overflow="spare")
     m = model(box, own(name="spare"), cal=calendar(T=3, H=730.0), dem=demand(level=2000.0))
-    assert _piecewise_linear(m, "box")
+    assert piecewise_linear(m, "box")
     cover = covering_machines(m, "box")
     assert cover.tolist() == [3.0]
-    assert np.unique(_breakpoint_counts(m, "box", cover)).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert np.unique(breakpoint_counts(m, "box", cover)).tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 def test_a_reserved_or_free_tier_target_searches_every_count():
-    from planner.engine.fleet import _piecewise_linear
+    from planner.engine.fleet import piecewise_linear
     box = own(machines="auto", overflow="rent")
     reserved = cloud(name="rent", pricing="reserved_1y", reserved_price=1.0, term=12)
-    assert not _piecewise_linear(model(box, reserved), "box")
-    assert _piecewise_linear(model(box, cloud(name="rent", pricing="spot")), "box")
+    assert not piecewise_linear(model(box, reserved), "box")
+    assert piecewise_linear(model(box, cloud(name="rent", pricing="spot")), "box")
 
 
 def test_the_fewest_count_within_the_tie_inside_a_piece():
@@ -690,7 +690,7 @@ def test_the_fewest_count_within_the_tie_inside_a_piece():
     from planner.engine.fleet import (
         _best_of,
         _best_on_pieces,
-        _breakpoint_counts,
+        breakpoint_counts,
         candidate_values,
     )
     delta = 1e-9 * 12 * 7665 / 36
@@ -700,10 +700,10 @@ def test_the_fewest_count_within_the_tie_inside_a_piece():
               dem=demand(level=7665.0))
     cover = covering_machines(m, "box")
     assert cover.tolist() == [11.0]
-    assert np.unique(_breakpoint_counts(m, "box", cover)).tolist() == [0.0, 10.0, 11.0]
+    assert np.unique(breakpoint_counts(m, "box", cover)).tolist() == [0.0, 10.0, 11.0]
     counts = np.arange(12, dtype=float)
     assert _best_of(counts, cover, *candidate_values(m, "box", counts)).tolist() == [7.0]
-    assert _best_on_pieces(m, "box", cover, _breakpoint_counts(m, "box", cover)).tolist() == [7.0]
+    assert _best_on_pieces(m, "box", cover, breakpoint_counts(m, "box", cover)).tolist() == [7.0]
 
 
 def test_a_month_just_covered_rounded_up_is_a_candidate():
@@ -712,12 +712,12 @@ def test_a_month_just_covered_rounded_up_is_a_candidate():
     each saves 2 × 730 − 2 × 500 = 460; past it, 730 − 1,000 = −270. PV(2) = 2,000 + 730 ×
     (0.5 + 8.5) = 8,570; PV(3) = 3,000 + 730 × 7.5 = 8,475; PV(10) = 10,000 + 365 = 10,365:
     3 = ⌈2.5⌉ is the answer. [machines]"""
-    from planner.engine.fleet import _best_on_pieces, _breakpoint_counts, candidate_values
+    from planner.engine.fleet import _best_on_pieces, breakpoint_counts, candidate_values
     box = own(price=0.0, fixed=500.0, machines="auto", overflow="rent")
     m = model(box, cloud(name="rent", price=1.0), cal=calendar(T=2, H=730.0),
               dem=demand(level=1825.0, growth=4.2**12 - 1))
     cover = covering_machines(m, "box")
-    pieces = _breakpoint_counts(m, "box", cover)
+    pieces = breakpoint_counts(m, "box", cover)
     assert np.unique(pieces).tolist() == [0.0, 2.0, 3.0, 10.0, 11.0]
     pv, _ = candidate_values(m, "box", np.unique(pieces))
     assert pv[0].tolist() == pytest.approx([730 * 13, 8570, 8475, 10365, 11000])

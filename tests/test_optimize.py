@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import planner
@@ -436,16 +436,16 @@ def test_a_member_that_cannot_run_the_work_is_refused_without_a_search(monkeypat
     data["options"][1]["cloud"]["gpus"] = 2
     assert planner.load({**data, "mix": None}).evaluate().to_dict()["options"][1]["feasible"]
     with monkeypatch.context() as patched:
-        patched.setattr(optimize_module, "candidate_values",
+        patched.setattr(optimize_module, "grid_values",
                         lambda *a, **k: pytest.fail("the candidates were evaluated"))
         with pytest.raises(UserError) as err:
             planner.load(data).optimize()
     assert err.value.problems[0].path == "mix" and "no mix" in err.value.problems[0].message
     evaluated = []
-    searched = optimize_module.candidate_values
+    searched = optimize_module.grid_values
     monkeypatch.setattr(optimize_module, "cannot_run_the_work",
                         lambda model, card: np.zeros(1, bool))
-    monkeypatch.setattr(optimize_module, "candidate_values",
+    monkeypatch.setattr(optimize_module, "grid_values",
                         lambda *a, **k: evaluated.append(searched(*a, **k)) or evaluated[-1])
     with pytest.raises(UserError) as full:
         planner.load(data).optimize()
@@ -490,3 +490,84 @@ def test_no_feasible_candidate_and_too_many_candidates(tmp_path, monkeypatch):
     with pytest.raises(UserError) as err:
         planner.load(plan_data()).optimize()
     assert err.value.problems[0].path == "mix" and "37 candidates" in err.value.problems[0].message
+
+
+# -- one member before an hourly cloud: the grid evaluated on its pieces --------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(level=st.floats(2_000, 60_000), growth=st.floats(-0.9, 3.0), T=st.integers(2, 30),
+       price=st.floats(0, 20_000), resale=st.floats(0, 0.6), lifetime=st.floats(0.1, 5),
+       availability=st.floats(0.05, 1), always_on=st.booleans(), fixed=st.floats(0, 300),
+       loan=st.booleans(), spot=st.booleans(), storage=st.floats(0, 0.2),
+       data_gb=st.floats(0, 5_000), interruptions=st.floats(0, 0.5),
+       increment=st.sampled_from([0, 1, 60]), gpus=st.sampled_from([1, 2]),
+       cloud_memory=st.sampled_from([None, 8]), rate=st.floats(0, 0.3))
+def test_the_grid_on_its_pieces_equals_every_candidate(
+        level, growth, T, price, resale, lifetime, availability, always_on, fixed, loan, spot,
+        storage, data_gb, interruptions, increment, gpus, cloud_memory, rate):
+    """One own member before a cloud paid by the hour: the grid evaluated only at the counts
+    where the value can turn (and either side) and interpolated between gives every candidate's
+    feasibility, present value and nominal cost as evaluating every candidate does (to 10⁻⁹),
+    and the same best candidate. A cloud GPU of 8 GB against jobs of 16 GB makes every count
+    that passes work to it infeasible, so feasibility changes along the counts."""
+    from planner.engine import mix
+    from planner.engine.fleet import covering_machines
+    from planner.evaluate.optimize import mix_plan
+
+    own = {"purchase_price": price, "power_watts": 700, "gpu_count": 2,
+           "gpu_memory_gb": 80, "lifetime_years": lifetime, "resale_fraction": resale,
+           "availability": availability, "always_on": always_on,
+           "fixed_cost_per_month": fixed}
+    if loan:
+        own["financing"] = {"annual_rate": 0.07, "months": 24, "down_payment": price / 5}
+    cloud = {"price_per_hour": 3.0, "spot_price_per_hour": 1.2, "gpus": 2}
+    if cloud_memory:
+        cloud["gpu_memory_gb"] = cloud_memory
+    data = {
+        "version": 1, "horizon_months": T, "discount_rate": rate,
+        "demand": {"gpu_hours_per_month": level, "growth_per_year": growth, "gpus": gpus,
+                   "data_gb": data_gb, "min_gpu_memory_gb": 16 if cloud_memory else 0},
+        "site": {"electricity_per_kwh": 0.25},
+        "options": [{"name": "box", "own": own},
+                    {"name": "rent", "cloud": cloud, "pricing": "spot" if spot else "on_demand",
+                     "storage_per_gb_month": storage, "billing_increment_minutes": increment,
+                     "interruptions_per_hour": interruptions if spot else 0}],
+        "mix": ["box", "rent"],
+    }
+    model = mix_plan(planner.load(data)).model
+    counts = int(covering_machines(model, "box")[0]) + 1
+    evaluated = mix._counts_to_evaluate(model, "box", counts)
+    machines, months = mix.member_grid(counts, T)
+    fast = mix.grid_values(model, "box", counts)
+    every = mix.candidate_values(model, "box", {"box": machines}, {"box": months})
+    assert np.array_equal(fast.feasible, every.feasible)
+    ok = every.feasible
+    for mine, theirs in ((fast.present_value, every.present_value),
+                         (fast.total_cost, every.total_cost)):
+        np.testing.assert_allclose(mine[ok], theirs[ok], rtol=1e-9, atol=1e-6)
+    month_matrix = months[:, None]
+    assert mix.best_candidate(fast, machines, month_matrix) == mix.best_candidate(
+        every, machines, month_matrix)
+    event("on pieces" if evaluated is not None else "every candidate")
+    if evaluated is not None:  # the pieces were taken: at most half the counts evaluated
+        assert 2 * evaluated.size <= counts
+
+
+def test_a_count_between_the_pieces_is_priced_by_hand():
+    """7,300 GPU-hours a month: 10 one-GPU machines of 730 hours cover it, so the counts
+    searched are 1..11 and the value turns only at 10 (and 0, 11): the counts evaluated are
+    those and their neighbours, 1, 9, 10 and 11, and 5 machines bought in month 0 are
+    interpolated: 5 × 5,000 + 5 × 730 h × 0.3 kW × 0.20 × 12 = 25,000 + 2,628, and
+    (7,300 − 5 × 730) h × 2 × 12 = 87,600 of renting: 115,228."""
+    from planner.engine import mix
+    from planner.evaluate.optimize import mix_plan
+
+    plan = planner.load(plan_data(demand={"gpu_hours_per_month": 7300}))
+    model = mix_plan(plan).model
+    assert mix._counts_to_evaluate(model, "box", 11).tolist() == [1.0, 9.0, 10.0, 11.0]
+    result = plan.optimize()
+    assert len(result.candidates) == 1 + 11 * 12
+    row = candidate(result, box__machines=5, box__purchase_month=0)
+    assert row.present_value == pytest.approx(115_228, rel=1e-12)
+    assert row.feasible

@@ -16,7 +16,7 @@ storage changes only where a month's passed hours reach 0. Own options of a set 
 the option and that end add the counts at which the option covers G_m less their capacity
 (the first target's, the first two's, …): each serves min(passed, its capacity), linear in
 between. So only those counts (rounded down and up), 0 and N are evaluated
-(:func:`_breakpoint_counts`); the fewest count within the tie tolerance, which may lie inside
+(:func:`breakpoint_counts`); the fewest count within the tie tolerance, which may lie inside
 the piece left of the best candidate, is then found on that piece, where the value falls
 monotonically (:func:`_fewest_within_tie`). A reserved cloud's commitments and a free tier's
 quotas add kinks of their own: those chains search every count. Machines that cannot run the
@@ -132,8 +132,8 @@ def best_machines(model: Model, name: str) -> Array:
     if cannot_run_the_work(model, model.cards[name]).all():
         return cover  # no count is feasible: nothing to search
     counts = np.arange(int(cover.max(initial=0.0)) + 1, dtype=float)
-    if _piecewise_linear(model, name):
-        pieces = _breakpoint_counts(model, name, cover)
+    if piecewise_linear(model, name):
+        pieces = breakpoint_counts(model, name, cover)
         if pieces.shape[1] < counts.size:  # fewer counts to evaluate than every count
             return _best_on_pieces(model, name, cover, pieces)
     return _best_of(counts, cover, *candidate_values(model, name, counts))
@@ -154,7 +154,7 @@ def _tie_bound(best: Array) -> Array:
     return best + TIE * np.maximum(np.abs(best), 1.0)
 
 
-def _piecewise_linear(model: Model, name: str) -> bool:
+def piecewise_linear(model: Model, name: str) -> bool:
     """Whether the option's present value is linear in its count between the counts at which
     a month's work is just covered by it, or by it and the own options after it: it passes
     work through own options of a set count (none, one or more) to nothing or to a cloud paid
@@ -167,7 +167,7 @@ def _piecewise_linear(model: Model, name: str) -> bool:
     return isinstance(last, CloudCard) and not is_reserved(last)
 
 
-def _breakpoint_counts(model: Model, name: str, cover: Array) -> Array:
+def breakpoint_counts(model: Model, name: str, cover: Array) -> Array:
     """Each scenario's candidates, sorted (repeats kept): 0, its N and, for every month, the
     counts at which the option covers the month's work G_m, or G_m less the capacity of the
     own options it passes work to (the first, the first two, …), each ratio rounded down and

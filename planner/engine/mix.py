@@ -8,6 +8,12 @@ included: the cloud at its end serves what the machines do not, and where its pr
 reserved its commitments are chosen term by term for each candidate (the engine's closed
 form of ``reserved_instances: per_term``, exact: a ladder's present value is a sum of one part
 per term). A ladder may instead be given per candidate, to price "one commitment more".
+
+One own member before a cloud paid by the hour (:func:`grid_values`): for a purchase month,
+the present value and the nominal cost are linear in the count between the counts at which a
+month's work is just covered (:func:`planner.engine.fleet.breakpoint_counts`, the pieces of
+``machines: auto``), so only those counts and their neighbours are evaluated, in every
+purchase month, and the counts between are interpolated.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from planner.cards.model import Array, Model, col, repeat_scenarios
+from planner.engine.fleet import breakpoint_counts, piecewise_linear
 from planner.engine.flows import Flows, present_value, total_cost
 from planner.engine.months import work_by_month
 from planner.engine.tco import chain, option_flows
@@ -85,6 +92,70 @@ def candidate_values(model: Model, head: str, machines: dict[str, Array],
         if counts is not None:
             ladders.append(np.broadcast_to(counts, (n, counts.shape[1])))
     return CandidateValues(pv, total, ok, np.concatenate(ladders) if ladders else None)
+
+
+def member_grid(counts: int, horizon: int) -> tuple[Array, Array]:
+    """One own member's settings: no machine (once), then every count 1..``counts`` in every
+    purchase month 0..T − 1, the month varying fastest. (K,) machines, (K,) months."""
+    m, p = np.meshgrid(np.arange(1, counts + 1), np.arange(horizon), indexing="ij")
+    return (np.concatenate([[0], m.ravel()]).astype(float),
+            np.concatenate([[0], p.ravel()]).astype(float))
+
+
+def grid_values(model: Model, head: str, counts: int) -> CandidateValues:
+    """:class:`CandidateValues` of every candidate of ``member_grid(counts, T)`` for the chain
+    of the one own member ``head``.
+
+    Where ``head`` passes its work to a cloud paid by the hour, the figures are evaluated only
+    at the counts where they can turn and either side of each (:func:`_counts_to_evaluate`), in
+    every purchase month, and interpolated linearly between: within a purchase month, the
+    present value and the nominal cost are linear in the count between two consecutive
+    breakpoints a < b, and every count of a + 1..b − 1 passes work to the cloud in the same
+    months, so it is feasible where a + 1 is. An evaluated count's figures are its own
+    evaluation's; an interpolated one agrees with its own to rounding (tested to 10⁻⁹). Where
+    that would not evaluate fewer than half the counts, or the chain is not linear so, every
+    candidate is evaluated."""
+    T = model.calendar.horizon_months
+    machines, months = member_grid(counts, T)
+    evaluated = _counts_to_evaluate(model, head, counts)
+    if evaluated is None:
+        return candidate_values(model, head, {head: machines}, {head: months})
+    few_machines, few_months = member_grid(evaluated.size, T)
+    few_machines[1:] = evaluated[few_machines[1:].astype(int) - 1]
+    values = candidate_values(model, head, {head: few_machines}, {head: few_months})
+    n = np.arange(1.0, counts + 1.0)
+    left = np.searchsorted(evaluated, n, side="right") - 1
+    right = np.minimum(left + 1, evaluated.size - 1)
+    exact = evaluated[left] == n
+    weight = np.where(exact, 0.0, (n - evaluated[left])
+                      / np.maximum(evaluated[right] - evaluated[left], 1.0))[:, None]
+
+    def spread(figure: Array) -> tuple[Array, Array, Array]:
+        rows = figure[1:].reshape(evaluated.size, T)
+        return figure[:1], rows[left], rows[right]
+
+    def between(figure: Array) -> Array:
+        first, low, high = spread(figure)
+        with np.errstate(over="ignore", invalid="ignore"):
+            inside = np.where(exact[:, None], low, low + weight * (high - low))
+        return np.concatenate([first, inside.ravel()])
+
+    pv, total = between(values.present_value), between(values.total_cost)
+    first, low, high = spread(values.feasible)
+    ok = np.concatenate([first, (low & (exact[:, None] | high)).ravel()]) & np.isfinite(pv)
+    return CandidateValues(pv, total, ok, None)
+
+
+def _counts_to_evaluate(model: Model, head: str, counts: int) -> Array | None:
+    """The counts of 1..``counts`` that :func:`grid_values` evaluates, sorted: each breakpoint
+    of ``head``'s value (0, the top and the counts that just cover a month's work) and the
+    counts either side of it. None where the chain is not piecewise linear in the count, or
+    where that is not fewer than half the counts."""
+    if model.scenarios != 1 or not piecewise_linear(model, head):
+        return None
+    points = breakpoint_counts(model, head, np.array([float(counts)]))[0]
+    evaluated = np.unique(np.clip(np.concatenate([points - 1, points, points + 1]), 1, counts))
+    return evaluated if 2 * evaluated.size <= counts else None
 
 
 def _ending(flows: Flows) -> Flows:

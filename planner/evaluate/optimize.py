@@ -2,9 +2,10 @@
 
 The file's top-level ``mix`` names a chain: one or more own options, then the cloud option
 that takes the rest. The search wires that chain (each member overflows to the next), then
-evaluates every candidate at once through :mod:`planner.engine.mix`: for each own member every
-machine count 0..N + 1 (N: the count that covers the largest month's demand; more only cost
-more, and N + 1 prices "one machine more") and every purchase
+prices every candidate at once through :mod:`planner.engine.mix` (one member before a cloud
+paid by the hour: on the pieces of its value, :func:`~planner.engine.mix.grid_values`): for
+each own member every machine count 0..N + 1 (N: the count that covers the largest month's
+demand; more only cost more, and N + 1 prices "one machine more") and every purchase
 month 0..T − 1 (with 0 machines the month does not matter: one candidate), combined across
 members; where the cloud's pricing is reserved, each candidate's commitments are the best of
 each term (``reserved_instances: per_term``, exact in closed form). The lowest present value
@@ -31,6 +32,8 @@ from planner.engine.mix import (
     best_candidate,
     candidate_flows,
     candidate_values,
+    grid_values,
+    member_grid,
     rent_then_buy_month,
 )
 from planner.engine.own import cannot_run_the_work
@@ -161,14 +164,6 @@ def mix_plan(plan):
     return plan.replace(changes)
 
 
-def member_grid(counts: int, horizon: int) -> tuple[np.ndarray, np.ndarray]:
-    """One own member's settings: no machine (once), then every count 1..N in every purchase
-    month 0..T − 1. (K,) machines, (K,) months."""
-    m, p = np.meshgrid(np.arange(1, counts + 1), np.arange(horizon), indexing="ij")
-    return (np.concatenate([[0], m.ravel()]).astype(float),
-            np.concatenate([[0], p.ravel()]).astype(float))
-
-
 def file_chains(usage) -> list[list[str]]:
     """The chains a file without ``mix`` wires itself: from each own option that no other own
     option overflows to, its ``overflow`` links through own options, ending at a cloud option
@@ -232,7 +227,10 @@ def _search(plan) -> MixResult:
     index = np.unravel_index(np.arange(total), sizes)
     machines = {o: g[0][i] for o, g, i in zip(owns, grids, index)}
     months = {o: g[1][i] for o, g, i in zip(owns, grids, index)}
-    values = candidate_values(model, head, machines, months)
+    if len(owns) == 1:  # evaluated on the pieces where the chain allows
+        values = grid_values(model, head, counts[head])
+    else:
+        values = candidate_values(model, head, machines, months)
     frame = pd.DataFrame({f"{o}.{k}": v[o] for o in owns
                           for k, v in (("machines", machines), ("purchase_month", months))})
     card = model.cards[cloud]
