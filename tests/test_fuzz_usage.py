@@ -89,6 +89,18 @@ def _finite(low: float, high: float) -> st.SearchStrategy[float]:
 
 
 @functools.lru_cache(maxsize=None, typed=True)
+def _sampled(*values: Any) -> st.SearchStrategy[Any]:
+    """``st.sampled_from(values)``, made once (Hypothesis caches no ``sampled_from``)."""
+    return st.sampled_from(values)
+
+
+@functools.cache
+def _either(*strategies: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """``st.one_of(strategies)``, made once (the strategies must be made once too)."""
+    return st.one_of(*strategies)
+
+
+@functools.lru_cache(maxsize=None, typed=True)
 def amounts(high: float = 1e6) -> st.SearchStrategy[float | int]:
     """Non-negative numbers: ints and floats, with the edges (0, tiny, the top) often."""
     return st.one_of(st.sampled_from([0, 0.0, 1e-9, 1, high]), st.integers(0, int(high)),
@@ -107,48 +119,53 @@ names = st.one_of(st.sampled_from([t for t in NASTY_TEXT if "." not in t]),
                           min_size=1, max_size=16))
 
 
+#: A percentage, for coin flips of a given probability: an integer draw costs Hypothesis less
+#: than a float's.
+_PERCENT = st.integers(0, 99)
+
+
 def _maybe(draw, key: str, strategy, out: dict, p: float = 0.5) -> None:
-    if draw(st.floats(0, 1)) < p:
+    if draw(_PERCENT) < round(100 * p):
         out[key] = draw(strategy)
 
 
 @st.composite
 def demands(draw) -> dict[str, Any]:
-    form = draw(st.sampled_from(["gpu_hours_per_month", "gpu_hours_per_week", "utilization",
-                                 "flops_per_month"]))
+    form = draw(_sampled("gpu_hours_per_month", "gpu_hours_per_week", "utilization",
+                         "flops_per_month"))
     demand: dict[str, Any] = {}
     if form in ("gpu_hours_per_month", "gpu_hours_per_week"):
         demand[form] = draw(amounts(1e6 if form == "gpu_hours_per_month" else 2e5))
     elif form == "utilization":
         demand[form] = draw(fractions())
     else:
-        demand[form] = draw(st.one_of(st.just(0), _finite(0, 1e23)))
+        demand[form] = draw(_either(_sampled(0), _finite(0, 1e23)))
         _maybe(draw, "flops_efficiency", _finite(1e-6, 1), demand)
     _maybe(draw, "gpus", st.integers(1, 16), demand)
-    _maybe(draw, "reference_gpu", st.sampled_from(CATALOG_GPUS), demand, 0.3)
-    _maybe(draw, "workload", st.sampled_from(["cv", "nlp", "llm", "generic", "other"]), demand,
+    _maybe(draw, "reference_gpu", _sampled(*CATALOG_GPUS), demand, 0.3)
+    _maybe(draw, "workload", _sampled("cv", "nlp", "llm", "generic", "other"), demand,
            0.2)
-    _maybe(draw, "min_gpu_memory_gb", st.sampled_from([0, 8, 16, 40, 80, 200]), demand, 0.3)
-    growth = draw(st.sampled_from(["growth_per_year", "growth_per_month"]))
+    _maybe(draw, "min_gpu_memory_gb", _sampled(0, 8, 16, 40, 80, 200), demand, 0.3)
+    growth = draw(_sampled("growth_per_year", "growth_per_month"))
     if growth == "growth_per_year":
-        _maybe(draw, growth, st.one_of(st.sampled_from([-1, 0, 1, 10]), _finite(-1, 3)),
+        _maybe(draw, growth, _either(_sampled(-1, 0, 1, 10), _finite(-1, 3)),
                demand, 0.4)
     else:
-        _maybe(draw, growth, st.one_of(st.sampled_from([-1, 0, 0.2, 1]), _finite(-1, 0.25)),
+        _maybe(draw, growth, _either(_sampled(-1, 0, 0.2, 1), _finite(-1, 0.25)),
                demand, 0.4)
-    _maybe(draw, "job_hours", st.one_of(st.just(1e-6), _finite(0.01, 200)), demand, 0.3)
+    _maybe(draw, "job_hours", _either(_sampled(1e-6), _finite(0.01, 200)), demand, 0.3)
     _maybe(draw, "checkpoint_minutes", _finite(0.1, 600), demand, 0.2)
     _maybe(draw, "data_gb", amounts(1e5), demand, 0.3)
-    _maybe(draw, "precision", st.sampled_from(["mixed", "fp32"]), demand, 0.1)
-    _maybe(draw, "framework", st.sampled_from(["pytorch", "jax", "paddlepaddle"]), demand, 0.1)
-    _maybe(draw, "parallelism", st.sampled_from(["data", "independent"]), demand, 0.15)  # §8
+    _maybe(draw, "precision", _sampled("mixed", "fp32"), demand, 0.1)
+    _maybe(draw, "framework", _sampled("pytorch", "jax", "paddlepaddle"), demand, 0.1)
+    _maybe(draw, "parallelism", _sampled("data", "independent"), demand, 0.15)  # §8
     return demand
 
 
 # SPEC §8, jobs on several GPUs: a fraction in (0, 1] (its ends too) or auto; documents()
 # drops it where demand.parallelism is independent, and keeps auto to options whose GPU (or
 # catalog instance, system or tier) the interconnects table knows.
-SCALING_EFFICIENCIES = st.one_of(st.sampled_from([1, 1e-9, 0.5, "auto"]), _finite(1e-6, 1))
+SCALING_EFFICIENCIES = _either(_sampled(1, 1e-9, 0.5, "auto"), _finite(1e-6, 1))
 
 
 def _scaling_rules(entry: dict[str, Any], demand: dict[str, Any]) -> None:
@@ -166,10 +183,10 @@ def _scaling_rules(entry: dict[str, Any], demand: dict[str, Any]) -> None:
 
 @st.composite
 def cloud_options(draw) -> dict[str, Any]:
-    pricing = draw(st.sampled_from(PRICINGS))
+    pricing = draw(_sampled(*PRICINGS))
     entry: dict[str, Any] = {}
     if draw(st.booleans()):
-        entry["cloud"] = draw(st.sampled_from(CATALOG_CLOUDS))
+        entry["cloud"] = draw(_sampled(*CATALOG_CLOUDS))
     else:
         spec: dict[str, Any] = {"price_per_hour": draw(amounts(1e3))}
         for key in ("spot_price_per_hour", "reserved_1y_price_per_hour",
@@ -177,19 +194,19 @@ def cloud_options(draw) -> dict[str, Any]:
             needed = key.startswith(pricing.split("_")[0]) and pricing != "on_demand"
             _maybe(draw, key, amounts(1e3), spec, 0.95 if needed else 0.2)
         _maybe(draw, "gpus", st.integers(1, 16), spec)
-        _maybe(draw, "gpu", st.sampled_from(CATALOG_GPUS), spec, 0.4)
+        _maybe(draw, "gpu", _sampled(*CATALOG_GPUS), spec, 0.4)
         _maybe(draw, "gpu_memory_gb", _finite(1, 200), spec, 0.3)
         _maybe(draw, "peak_tflops", _finite(1, 2000), spec, 0.3)
         _maybe(draw, "provider", texts, spec, 0.1)
         entry["cloud"] = spec
     entry["pricing"] = pricing
     if pricing.startswith("reserved"):
-        _maybe(draw, "reserved_instances", st.one_of(
-            st.integers(0, 5), st.just("per_term"),
+        _maybe(draw, "reserved_instances", _either(
+            st.integers(0, 5), _sampled("per_term"),
             st.lists(st.integers(0, 5), min_size=1, max_size=4)), entry, 0.4)
     _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
-    _maybe(draw, "billing_increment_minutes", st.sampled_from([0, 1, 60, 0.5, 1440]), entry, 0.3)
-    _maybe(draw, "interruptions_per_hour", st.one_of(st.just(0), _finite(0, 2)), entry, 0.3)
+    _maybe(draw, "billing_increment_minutes", _sampled(0, 1, 60, 0.5, 1440), entry, 0.3)
+    _maybe(draw, "interruptions_per_hour", _either(_sampled(0), _finite(0, 2)), entry, 0.3)
     _maybe(draw, "restart_minutes", _finite(0, 60), entry, 0.2)
     _maybe(draw, "storage_per_gb_month", _finite(0, 0.5), entry, 0.2)
     _maybe(draw, "scaling_efficiency", SCALING_EFFICIENCIES, entry, 0.2)  # SPEC §8
@@ -200,9 +217,9 @@ def cloud_options(draw) -> dict[str, Any]:
 def own_options(draw) -> dict[str, Any]:
     own: dict[str, Any] = {}
     if draw(st.booleans()):
-        own["gpu"] = draw(st.sampled_from(CATALOG_GPUS))
+        own["gpu"] = draw(_sampled(*CATALOG_GPUS))
         _maybe(draw, "purchase_price", amounts(1e6), own, 0.3)
-        _maybe(draw, "system", st.sampled_from(["workstation-1gpu", "server-8gpu-sxm"]), own,
+        _maybe(draw, "system", _sampled("workstation-1gpu", "server-8gpu-sxm"), own,
                0.2)
     else:
         own["purchase_price"] = draw(amounts(1e6))
@@ -210,7 +227,7 @@ def own_options(draw) -> dict[str, Any]:
         _maybe(draw, "gpu_memory_gb", _finite(1, 200), own, 0.5)
         _maybe(draw, "peak_tflops", _finite(1, 2000), own, 0.5)
     _maybe(draw, "gpu_count", st.integers(1, 16), own)
-    _maybe(draw, "lifetime_years", st.one_of(st.sampled_from([0.01, 1 / 24, 1, 4]),
+    _maybe(draw, "lifetime_years", _either(_sampled(0.01, 1 / 24, 1, 4),
                                              _finite(0.01, 20)), own)
     _maybe(draw, "resale_fraction", fractions(), own, 0.4)
     _maybe(draw, "idle_power_watts", amounts(2000), own, 0.3)
@@ -219,14 +236,14 @@ def own_options(draw) -> dict[str, Any]:
     _maybe(draw, "fixed_cost_per_month", amounts(1e4), own, 0.3)
     _maybe(draw, "operating_cost_per_hour", amounts(10), own, 0.2)
     _maybe(draw, "availability", fractions(), own, 0.3)
-    if draw(st.floats(0, 1)) < 0.25:
+    if draw(_PERCENT) < 25:
         financing: dict[str, Any] = {"annual_rate": draw(_finite(0, 1)),
                                      "months": draw(st.integers(1, 240))}
         _maybe(draw, "down_payment", amounts(1e6), financing)
         own["financing"] = financing
     # SPEC §6; documents() keeps 0 machines and a late purchase to options with an overflow,
     # and the purchase month inside the horizon.
-    _maybe(draw, "machines", st.one_of(st.integers(0, 4), st.just("auto")), own, 0.3)
+    _maybe(draw, "machines", _either(st.integers(0, 4), _sampled("auto")), own, 0.3)
     _maybe(draw, "purchase_month", st.integers(0, 24), own, 0.25)
     entry: dict[str, Any] = {"own": own}
     _maybe(draw, "relative_speed", _finite(0.01, 10), entry, 0.3)
@@ -237,14 +254,14 @@ def own_options(draw) -> dict[str, Any]:
 @st.composite
 def free_tier_options(draw) -> dict[str, Any]:
     if draw(st.booleans()):
-        entry: dict[str, Any] = {"free_tier": draw(st.sampled_from(CATALOG_TIERS))}
+        entry: dict[str, Any] = {"free_tier": draw(_sampled(*CATALOG_TIERS))}
     else:
         tier: dict[str, Any] = {}
-        _maybe(draw, "gpu", st.sampled_from(CATALOG_GPUS), tier, 0.4)
+        _maybe(draw, "gpu", _sampled(*CATALOG_GPUS), tier, 0.4)
         _maybe(draw, "gpus", st.integers(1, 8), tier, 0.3)
         _maybe(draw, "gpu_memory_gb", _finite(1, 80), tier, 0.3)
         _maybe(draw, "peak_tflops", _finite(1, 500), tier, 0.3)
-        session = draw(st.one_of(st.none(), _finite(0.1, 48)))
+        session = draw(_either(_sampled(None), _finite(0.1, 48)))
         if session is not None:
             tier["session_hours"] = session
             _maybe(draw, "setup_minutes", _finite(0, session * 60 * 0.99), tier, 0.4)
@@ -260,17 +277,20 @@ def free_tier_options(draw) -> dict[str, Any]:
     return entry
 
 
+OPTION_KINDS = st.one_of(cloud_options(), own_options(), free_tier_options())
+
+
 @st.composite
 def distributions(draw, low: float, high: float) -> dict[str, Any]:
     """One distribution of SPEC §7 whose parameters agree, around [low, high]."""
-    kind = draw(st.sampled_from(["uniform", "triangular", "pert", "normal", "lognormal"]))
+    kind = draw(_sampled("uniform", "triangular", "pert", "normal", "lognormal"))
     a, b = sorted(draw(st.lists(_finite(low, high), min_size=2, max_size=2)))
     if kind == "uniform":
         return {"distribution": kind, "low": a, "high": b}
     if kind in ("triangular", "pert"):
         return {"distribution": kind, "low": a, "mode": draw(_finite(a, b)), "high": b}
     if kind == "normal":
-        return {"distribution": kind, "mean": a, "sd": draw(st.one_of(st.just(0),
+        return {"distribution": kind, "mean": a, "sd": draw(_either(_sampled(0),
                                                                       _finite(0, high)))}
     return {"distribution": kind, "median": max(b, 1e-3), "sigma": draw(_finite(0, 2))}
 
@@ -312,7 +332,7 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
     option_names = draw(st.lists(names, min_size=1, max_size=max_options, unique=True))
     options = []
     for i, name in enumerate(option_names):
-        entry = draw(st.one_of(cloud_options(), own_options(), free_tier_options()))
+        entry = draw(OPTION_KINDS)
         entry = {"name": name, **entry}
         later = option_names[i + 1:]  # targets only forward: no cycles
         key = "overflow" if "own" in entry else "fallback" if "free_tier" in entry else None
@@ -321,21 +341,21 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
         options.append(entry)
     doc: dict[str, Any] = {"version": 1}
     _maybe(draw, "title", texts, doc, 0.3)
-    if draw(st.floats(0, 1)) < 0.1:
+    if draw(_PERCENT) < 10:
         doc["currency"] = "EUR"
         _maybe(draw, "fx", st.just({"USD": 0.9}), doc, 0.7)
     if longest:
         doc["horizon_months"] = MAX_HORIZON_MONTHS
     else:
-        _maybe(draw, "horizon_months", st.one_of(st.sampled_from([1, 12, 36]),
+        _maybe(draw, "horizon_months", _either(_sampled(1, 12, 36),
                                                  st.integers(1, 120)), doc, 0.7)
-    _maybe(draw, "hours_per_month", st.one_of(st.sampled_from([720, 730, 1e-3]),
+    _maybe(draw, "hours_per_month", _either(_sampled(720, 730, 1e-3),
                                               _finite(1, 1000)), doc, 0.2)
-    _maybe(draw, "discount_rate", st.one_of(st.just(0), _finite(0, 2)), doc, 0.4)
+    _maybe(draw, "discount_rate", _either(_sampled(0), _finite(0, 2)), doc, 0.4)
     doc["demand"] = draw(demands())
     site: dict[str, Any] = {}
     if any("own" in o for o in options) or draw(st.booleans()):
-        site["electricity_per_kwh"] = draw(st.one_of(st.just(0), _finite(0, 2)))
+        site["electricity_per_kwh"] = draw(_either(_sampled(0), _finite(0, 2)))
     _maybe(draw, "pue", _finite(1, 3), site, 0.3)
     _maybe(draw, "carbon_kg_per_kwh", _finite(0, 2), site, 0.3)
     if site or draw(st.booleans()):
@@ -344,11 +364,11 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
         _fleet_rules(entry, doc.get("horizon_months", 36))
         _scaling_rules(entry, doc["demand"])
     doc["options"] = options
-    if not longest and draw(st.floats(0, 1)) < 0.12:
+    if not longest and draw(_PERCENT) < 12:
         doc["uncertainty"] = draw(uncertainties(doc))
     # the best mix (SPEC §6, planner optimize): an own option, then a cloud option it may
     # overflow to
-    if not longest and draw(st.floats(0, 1)) < 0.1:
+    if not longest and draw(_PERCENT) < 10:
         pairs = [(o["name"], c["name"]) for o in options for c in options
                  if "own" in o and "cloud" in c and o.get("overflow") in (None, c["name"])]
         if pairs:
@@ -428,7 +448,7 @@ def mutated_documents(draw) -> dict[str, Any]:
     for _ in range(draw(st.integers(1, 4))):
         paths = _paths(doc)
         path = draw(st.sampled_from(paths))
-        how = draw(st.sampled_from(["replace", "replace", "replace", "delete", "extra", "wrap"]))
+        how = draw(_sampled("replace", "replace", "replace", "delete", "extra", "wrap"))
         if not path:  # the root itself
             if how == "replace" and draw(st.booleans()):
                 return draw(weird_values)
@@ -705,9 +725,9 @@ def edited_texts(draw) -> str:
     text = dump(draw(documents(max_options=3)))
     for _ in range(draw(st.integers(1, 5))):
         at = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["insert", "insert", "delete", "duplicate"]))
+        how = draw(_sampled("insert", "insert", "delete", "duplicate"))
         if how == "insert":
-            piece = draw(st.one_of(st.sampled_from(TEXT_EDITS), st.text(max_size=4)))
+            piece = draw(_either(_sampled(*TEXT_EDITS), st.text(max_size=4)))
             text = text[:at] + piece + text[at:]
         elif how == "delete":
             text = text[:at] + text[at + draw(st.integers(1, 20)):]
