@@ -113,7 +113,7 @@ def grid_values(model: Model, head: str, counts: int) -> CandidateValues:
     breakpoints a < b, and every count of a + 1..b − 1 passes work to the cloud in the same
     months, so it is feasible where a + 1 is. An evaluated count's figures are its own
     evaluation's; an interpolated one agrees with its own to rounding (tested to 10⁻⁹). Where
-    that would not evaluate fewer than half the counts, or the chain is not linear so, every
+    that would evaluate more than half the counts, or the chain is not linear so, every
     candidate is evaluated."""
     T = model.calendar.horizon_months
     machines, months = member_grid(counts, T)
@@ -147,10 +147,10 @@ def grid_values(model: Model, head: str, counts: int) -> CandidateValues:
 
 
 def _counts_to_evaluate(model: Model, head: str, counts: int) -> Array | None:
-    """The counts of 1..``counts`` that :func:`grid_values` evaluates, sorted: each breakpoint
-    of ``head``'s value (0, the top and the counts that just cover a month's work) and the
-    counts either side of it. None where the chain is not piecewise linear in the count, or
-    where that is not fewer than half the counts."""
+    """The counts that :func:`grid_values` evaluates, sorted: each breakpoint of ``head``'s
+    value (0, the top and the counts that just cover a month's work) and the counts either side
+    of it, within 1..``counts``. None where the chain is not piecewise linear in the count, or
+    where they are more than half the counts."""
     if model.scenarios != 1 or not piecewise_linear(model, head):
         return None
     points = breakpoint_counts(model, head, np.array([float(counts)]))[0]
