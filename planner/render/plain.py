@@ -48,22 +48,27 @@ def _csv_value(value: Any) -> str:
 
 def table_csv(table: tables.Table, currency: str) -> str:
     """One table as CSV: a header of column keys (and ``currency`` last when the table holds
-    money), then its rows."""
+    money), then its rows, each ending in "\\n".
+
+    The csv module quotes a cell holding a character of its line terminator: the rows are
+    written with "\\r\\n" and then ended in "\\n", so that a cell with a bare "\\r" is quoted
+    too (with "\\n" alone it would not be, and split the row in a reader)."""
+    written: list[str] = []
+    writer = csv.writer(_Rows(written), lineterminator="\r\n")
     header = [c.key for c in table.columns]
-    lines = [_csv_line([*header, "currency"] if table.currency_column else header)]
+    writer.writerow([*header, "currency"] if table.currency_column else header)
     for row in table.rows:
         cells = [_csv_value(v) for v in row]
-        lines.append(_csv_line([*cells, currency] if table.currency_column else cells))
-    return "".join(lines)
+        writer.writerow([*cells, currency] if table.currency_column else cells)
+    return "".join(row[:-2] + "\n" for row in written)
 
 
-def _csv_line(cells: list[str]) -> str:
-    """One CSV row ending in "\\n". The csv module quotes a cell holding a character of its
-    line terminator: written with "\\r\\n" and then ended in "\\n", a cell with a bare "\\r"
-    is quoted too (with "\\n" alone it would not be, and split the row in a reader)."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\r\n").writerow(cells)
-    return buffer.getvalue()[:-2] + "\n"
+class _Rows:
+    """A file for :func:`csv.writer` that keeps what it writes in ``rows``: the writer writes
+    each row whole, in one call."""
+
+    def __init__(self, rows: list[str]) -> None:
+        self.write = rows.append
 
 
 def render_csv(result: Result) -> str:

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from planner.messages import Message
 from planner.render import content, i18n
 from planner.render.i18n import t
@@ -168,15 +170,18 @@ def _component_rank(component: str) -> tuple[int, str]:
 
 
 def _ordered_monthly(result: Result):
-    """``result.monthly`` in file order of the options, then component order, then month."""
+    """``result.monthly`` in file order of the options, then component order (components the
+    report does not know last, by name), then month; rows alike keep their order."""
     frame = result.monthly
     if frame is None or frame.empty:
         return None
-    names = _option_order(result)
-    frame = frame.assign(
-        _option=frame["option"].astype(object).map(lambda n: names.index(n) if n in names else len(names)),
-        _component=frame["component"].astype(object).map(lambda c: _component_rank(str(c))))
-    return frame.sort_values(["_option", "_component", "month"], kind="stable")
+    names = {name: i for i, name in enumerate(_option_order(result))}
+    options = [names.get(name, len(names)) for name in frame["option"].astype(object)]
+    ranks = [_component_rank(str(c)) for c in frame["component"].astype(object)]
+    unknown = {name: i for i, name in enumerate(sorted({name for _, name in ranks}))}
+    order = np.lexsort((frame["month"].to_numpy(), [unknown[name] for _, name in ranks],
+                        [rank for rank, _ in ranks], options))  # last key first; stable
+    return frame.iloc[order]
 
 
 def monthly_table(result: Result) -> Table:
@@ -185,14 +190,15 @@ def monthly_table(result: Result) -> Table:
     columns = [Column("option", t("tbl.col.option")), Column("component", t("tbl.col.component"))]
     columns += [Column(f"month_{m}", t("tbl.col.month_n", m=m), "money")
                 for m in range(horizon + 1)]
-    rows = []
+    by_row: dict[tuple[str, str], list] = {}  # in the frame's order; a month not given: None
     frame = _ordered_monthly(result)
     if frame is not None:
-        for (option, component), group in frame.groupby(["option", "component"], sort=False,
-                                                           observed=True):
-            by_month = dict(zip(group["month"].astype(int), group["cost"]))
-            rows.append([str(option), str(component),
-                         *[clean(by_month.get(m)) for m in range(horizon + 1)]])
+        for option, component, month, cost in zip(frame["option"], frame["component"],
+                                                  frame["month"], frame["cost"]):
+            row = by_row.setdefault((str(option), str(component)), [None] * (horizon + 1))
+            if 0 <= int(month) <= horizon:
+                row[int(month)] = clean(cost)
+    rows = [[option, component, *costs] for (option, component), costs in by_row.items()]
     return Table("monthly", t("tbl.sheet.monthly"), columns, rows, currency_column=True,
                  frozen=2)
 
