@@ -195,9 +195,11 @@ def monthly_table(result: Result) -> Table:
     if frame is not None:
         for option, component, month, cost in zip(frame["option"], frame["component"],
                                                   frame["month"], frame["cost"]):
-            row = by_row.setdefault((str(option), str(component)), [None] * (horizon + 1))
-            if 0 <= int(month) <= horizon:
-                row[int(month)] = clean(cost)
+            key, m = (str(option), str(component)), int(month)
+            if key not in by_row:
+                by_row[key] = [None] * (horizon + 1)
+            if 0 <= m <= horizon:
+                by_row[key][m] = clean(cost)
     rows = [[option, component, *costs] for (option, component), costs in by_row.items()]
     return Table("monthly", t("tbl.sheet.monthly"), columns, rows, currency_column=True,
                  frozen=2)
