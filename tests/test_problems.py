@@ -230,6 +230,14 @@ def test_the_file_and_the_sweep_apply_the_same_rule():
     assert str(caught.value) == (
         "<input>: options[0].free_tier.setup_minutes: setup takes the whole session in the "
         "sweep's scenarios options.tier.session_hours = 1, options.tier.setup_minutes = 90")
+    # Axes given as numpy arrays name their values as Python writes them (numpy 2's repr
+    # would write np.float64(1.0)).
+    with pytest.raises(UserError) as caught:
+        plan.sweep({"options.tier.session_hours": np.array([2.0, 1.0]),
+                    "options.tier.setup_minutes": np.array([30.0, 90.0])})
+    assert str(caught.value) == (
+        "<input>: options[0].free_tier.setup_minutes: setup takes the whole session in the "
+        "sweep's scenarios options.tier.session_hours = 1.0, options.tier.setup_minutes = 90.0")
 
 
 # -- one message for costs beyond 10^308 ---------------------------------------------------

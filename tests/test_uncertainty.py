@@ -246,7 +246,8 @@ def _drawn(data: dict, name: str) -> np.ndarray:
 def test_draws_keep_the_rules_between_keys():
     """SPEC §7: "truncated to its key's valid range ... so no draw is invalid": a range that
     other keys set too (SPEC §6's purchase month 0..T − 1, and 0 without an overflow; at
-    least one machine without an overflow; a free tier's setup shorter than its session)."""
+    least one machine without an overflow; a free tier's setup shorter than its session, and
+    its session longer than its setup)."""
     later = _plan({"samples": 400, "inputs": {"options.box.own.purchase_month": {
         "distribution": "normal", "mean": 8, "sd": 3}}})
     later["options"][0]["overflow"] = "rent"
@@ -269,6 +270,19 @@ def test_draws_keep_the_rules_between_keys():
     setup = _drawn(tier, "options.tier.free_tier.setup_minutes")
     assert setup.max() < 120 and setup.max() > 110 and setup.min() >= 0
     planner.load(tier).evaluate()
+    # The same rule from the session's side: 30 minutes of setup, sessions drawn from 0.1 to
+    # 2 hours are kept above half an hour (a 0.32-hour session was drawn, and the plan refused).
+    session = _plan({"samples": 200, "inputs": {"options.tier.free_tier.session_hours": {
+        "distribution": "uniform", "low": 0.1, "high": 2}}})
+    session["options"].append({"name": "tier", "fallback": "rent", "free_tier": {
+        "gpus": 1, "session_hours": 1, "setup_minutes": 30, "weekly_quota_hours": 10}})
+    hours = _drawn(session, "options.tier.free_tier.session_hours")
+    assert hours.min() > 0.5 and hours.min() < 0.55 and hours.max() <= 2
+    planner.load(session).evaluate()
+    session["uncertainty"]["inputs"]["options.tier.free_tier.session_hours"]["high"] = 0.3
+    with pytest.raises(UserError, match="no value from 0.1 to 0.3 is valid here: the key must "
+                                        "be greater than 0.5"):
+        planner.load(session).evaluate()
 
 @settings(max_examples=25, deadline=None)
 @given(st.floats(0.05, 1.0), st.floats(0.0, 1.0))

@@ -320,11 +320,16 @@ def _evaluate_chunk(spec: SweepSpec, index, chunk: np.ndarray, columns: dict[str
 
 
 def _scenarios_text(names, values, index, chunk, where) -> str:
-    """The first few scenarios at ``where`` (positions in ``chunk``) by their axis values."""
-    shown = [", ".join(f"{name} = {vals[idx[chunk[k]]]!r}" for name, vals, idx
+    """The first few scenarios at ``where`` (positions in ``chunk``) by their axis values (a
+    number as Python writes it: 0.8, not numpy's np.float64(0.8))."""
+    shown = [", ".join(f"{name} = {_plain_value(vals[idx[chunk[k]]])!r}" for name, vals, idx
                        in zip(names, values, index)) for k in where[:3]]
     more = f" and {where.size - 3} more" if where.size > 3 else ""
     return "; ".join(shown) + more
+
+
+def _plain_value(value):
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _check_rules_between_axes(usage, model, names, values, index, chunk) -> None:

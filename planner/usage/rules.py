@@ -205,8 +205,9 @@ def rule_range(data: Mapping[str, Any], keys: tuple[Any, ...], valid: NumberRang
     through other keys of the file, so that a value drawn in it (SPEC §7) breaks none of them:
     a purchase month below the horizon (0 without an overflow), at least one machine without
     an overflow, a free tier's setup shorter than its session (when the file gives the
-    session). The other keys are taken as the file gives them (a drawn horizon is the plan's
-    own here)."""
+    session), and its session longer than its setup. The other keys are taken as the file
+    gives them (a drawn horizon is the plan's own here; a setup and a session both drawn are
+    each kept within the other's value in the file, not within its draw)."""
     if len(keys) != 4 or keys[0] != "options" or not isinstance(keys[1], int):
         return valid
     options = data.get("options") or []
@@ -226,6 +227,10 @@ def rule_range(data: Mapping[str, Any], keys: tuple[Any, ...], valid: NumberRang
         session = tier.get("session_hours")
         if _real(session) and session > 0 and session * 60 < valid.high:
             return dataclasses.replace(valid, high=session * 60.0, high_open=True)
+    if (section, leaf) == ("free_tier", "session_hours") and isinstance(tier, Mapping):
+        setup = tier.get("setup_minutes", 0)
+        if _real(setup) and setup / 60 >= valid.low:
+            return dataclasses.replace(valid, low=setup / 60.0, low_open=True)
     return valid
 
 SETUP_TAKES_WHOLE_SESSION = "setup takes the whole session"
