@@ -143,8 +143,7 @@ def demands(draw) -> dict[str, Any]:
         _maybe(draw, "flops_efficiency", _finite(1e-6, 1), demand)
     _maybe(draw, "gpus", st.integers(1, 16), demand)
     _maybe(draw, "reference_gpu", _sampled(*CATALOG_GPUS), demand, 0.3)
-    _maybe(draw, "workload", _sampled("cv", "nlp", "llm", "generic", "other"), demand,
-           0.2)
+    _maybe(draw, "workload", _sampled("cv", "nlp", "llm", "generic", "other"), demand, 0.2)
     _maybe(draw, "min_gpu_memory_gb", _sampled(0, 8, 16, 40, 80, 200), demand, 0.3)
     growth = draw(_sampled("growth_per_year", "growth_per_month"))
     if growth == "growth_per_year":
@@ -219,16 +218,15 @@ def own_options(draw) -> dict[str, Any]:
     if draw(st.booleans()):
         own["gpu"] = draw(_sampled(*CATALOG_GPUS))
         _maybe(draw, "purchase_price", amounts(1e6), own, 0.3)
-        _maybe(draw, "system", _sampled("workstation-1gpu", "server-8gpu-sxm"), own,
-               0.2)
+        _maybe(draw, "system", _sampled("workstation-1gpu", "server-8gpu-sxm"), own, 0.2)
     else:
         own["purchase_price"] = draw(amounts(1e6))
         own["power_watts"] = draw(amounts(2e4))
         _maybe(draw, "gpu_memory_gb", _finite(1, 200), own, 0.5)
         _maybe(draw, "peak_tflops", _finite(1, 2000), own, 0.5)
     _maybe(draw, "gpu_count", st.integers(1, 16), own)
-    _maybe(draw, "lifetime_years", _either(_sampled(0.01, 1 / 24, 1, 4),
-                                             _finite(0.01, 20)), own)
+    _maybe(draw, "lifetime_years", _either(_sampled(0.01, 1 / 24, 1, 4), _finite(0.01, 20)),
+           own)
     _maybe(draw, "resale_fraction", fractions(), own, 0.4)
     _maybe(draw, "idle_power_watts", amounts(2000), own, 0.3)
     _maybe(draw, "always_on", st.booleans(), own, 0.3)
@@ -290,8 +288,8 @@ def distributions(draw, low: float, high: float) -> dict[str, Any]:
     if kind in ("triangular", "pert"):
         return {"distribution": kind, "low": a, "mode": draw(_finite(a, b)), "high": b}
     if kind == "normal":
-        return {"distribution": kind, "mean": a, "sd": draw(_either(_sampled(0),
-                                                                      _finite(0, high)))}
+        return {"distribution": kind, "mean": a,
+                "sd": draw(_either(_sampled(0), _finite(0, high)))}
     return {"distribution": kind, "median": max(b, 1e-3), "sigma": draw(_finite(0, 2))}
 
 
@@ -347,10 +345,10 @@ def documents(draw, max_options: int = 4, longest: bool = False) -> dict[str, An
     if longest:
         doc["horizon_months"] = MAX_HORIZON_MONTHS
     else:
-        _maybe(draw, "horizon_months", _either(_sampled(1, 12, 36),
-                                                 st.integers(1, 120)), doc, 0.7)
-    _maybe(draw, "hours_per_month", _either(_sampled(720, 730, 1e-3),
-                                              _finite(1, 1000)), doc, 0.2)
+        _maybe(draw, "horizon_months", _either(_sampled(1, 12, 36), st.integers(1, 120)), doc,
+               0.7)
+    _maybe(draw, "hours_per_month", _either(_sampled(720, 730, 1e-3), _finite(1, 1000)), doc,
+           0.2)
     _maybe(draw, "discount_rate", _either(_sampled(0), _finite(0, 2)), doc, 0.4)
     doc["demand"] = draw(demands())
     site: dict[str, Any] = {}
